@@ -1,0 +1,51 @@
+#include "core/measured_text.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace ws::app {
+
+std::string format_shape(const kernels::Shape& s) {
+  if (s.m == s.n && s.n == s.k) return fmt::format("{}³", s.m);
+  return fmt::format("{}×{}×{}", s.m, s.n, s.k);
+}
+
+std::string format_ratio(double ratio) {
+  if (!std::isfinite(ratio) || ratio <= 0) return "?";
+  if (ratio >= 100) return fmt::format("{:.0f}", ratio);
+  if (ratio >= 10) return fmt::format("{:.1f}", ratio);
+  if (ratio >= 1) return fmt::format("{:.2f}", ratio);
+  return fmt::format("{:.3g}", ratio);
+}
+
+std::string describe_cpu_side(const kernels::JobResult& cpu) {
+  return cpu.threads == 1 ? std::string("1 CPU thread") : fmt::format("{} CPU threads", cpu.threads);
+}
+
+static bool comparable(const kernels::JobResult& a, const kernels::JobResult& b) {
+  auto usable = [](const kernels::JobResult& r) {
+    return !r.skipped && !r.cancelled && r.verified && r.ms_median > 0;
+  };
+  return usable(a) && usable(b) && a.shape.m == b.shape.m && a.shape.n == b.shape.n &&
+         a.shape.k == b.shape.k;
+}
+
+std::optional<std::string> speedup_sentence(const kernels::JobResult& gpu, const kernels::JobResult& cpu) {
+  if (!comparable(gpu, cpu)) return std::nullopt;
+  const double ratio = cpu.ms_median / gpu.ms_median;
+  const auto shape = format_shape(gpu.shape);
+  if (ratio >= 1)
+    return fmt::format("GPU is {}× faster than {} at {}", format_ratio(ratio), describe_cpu_side(cpu), shape);
+  return fmt::format("{} {} {}× faster than the GPU at {}", describe_cpu_side(cpu),
+                     cpu.threads == 1 ? "is" : "are", format_ratio(1 / ratio), shape);
+}
+
+std::optional<std::string> cpu_speedup_sentence(const kernels::JobResult& fast, const kernels::JobResult& slow) {
+  if (!comparable(fast, slow)) return std::nullopt;
+  const double ratio = slow.ms_median / fast.ms_median;
+  return fmt::format("{} is {}× faster than {} at {}", fast.kernel, format_ratio(ratio), slow.kernel,
+                     format_shape(fast.shape));
+}
+
+}  // namespace ws::app

@@ -1,0 +1,27 @@
+// The wording of measured figures, kept apart from the panels so tests can check it and the
+// GUI, the lessons and the CLI say the same thing the same way.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "warpscope/kernels/job.hpp"
+
+namespace ws::app {
+
+// "2048³" for cubes, "1000×777×333" otherwise.
+std::string format_shape(const kernels::Shape& s);
+// Three significant figures, without a trailing ".0": 143, 18.5, 2.31, 0.0412.
+std::string format_ratio(double ratio);
+// "1 CPU thread" / "2 CPU threads".
+std::string describe_cpu_side(const kernels::JobResult& cpu);
+
+// "GPU is 143× faster than 2 CPU threads at 2048³" (or "CPU ... faster than the GPU" when that is
+// the truth). Nothing when either side did not produce a verified, comparable measurement: a
+// ratio built on a wrong or missing result would not be honest.
+std::optional<std::string> speedup_sentence(const kernels::JobResult& gpu, const kernels::JobResult& cpu);
+
+// The same comparison for two CPU kernels ("cpu-blas is 85× faster than cpu-naive at 1024³").
+std::optional<std::string> cpu_speedup_sentence(const kernels::JobResult& fast, const kernels::JobResult& slow);
+
+}  // namespace ws::app

@@ -1,0 +1,64 @@
+// The real-run side of the window without the drawing: the controls, the debounce that turns
+// slider drags into one run, and the latest measured result of each side.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/job_runner.hpp"
+
+namespace ws::app {
+
+struct RealRunControls {
+  kernels::Shape shape{1024, 1024, 1024};
+  int threads = 1;
+  std::string cpu_kernel = "cpu-parallel";
+  std::string gpu_kernel = "cublas";
+  int repeats = 5;
+
+  bool operator==(const RealRunControls&) const = default;
+};
+
+class RealRunSession {
+ public:
+  // A drag produces many changes a second; wait this long after the last one before running.
+  static constexpr double kDebounceSeconds = 0.35;
+
+  explicit RealRunSession(JobRunner::RunFn run = &kernels::run_job);
+
+  RealRunControls& controls() { return controls_; }
+  const RealRunControls& controls() const { return controls_; }
+
+  // Call after the UI may have edited controls(): a change cancels the running job at once
+  // (so the cores are free within the kernel's polling interval) and schedules a new run.
+  void note_controls_edited(double now);
+  // Starts a run of both sides now.
+  void run_now();
+  // Moves finished results in and fires a debounced run when due. Call once a frame.
+  void update(double now);
+  void cancel();
+
+  const std::optional<kernels::JobResult>& cpu_result() const { return cpu_result_; }
+  const std::optional<kernels::JobResult>& gpu_result() const { return gpu_result_; }
+  RunnerStatus status() const { return runner_.status(); }
+  bool cpu_job_running() const { return runner_.cpu_job_running(); }
+  bool busy() const;
+  int runs_finished() const { return runs_finished_; }
+
+  // Called for each fresh, verified-or-not, non-cancelled result (the GUI feeds its history plot).
+  std::function<void(const kernels::JobResult&)> on_result;
+
+ private:
+  JobRunner runner_;
+  RealRunControls controls_;
+  RealRunControls submitted_;
+  std::optional<double> run_due_at_;
+  std::uint64_t batch_ = 0;
+  std::optional<kernels::JobResult> cpu_result_, gpu_result_;
+  int runs_finished_ = 0;
+  bool ever_submitted_ = false;
+};
+
+}  // namespace ws::app

@@ -1,0 +1,21 @@
+// Fonts found through fontconfig: ImGui's built-in font has no "×", "³" or Hangul.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace ws::app {
+
+struct FontStatus {
+  std::string latin_path;            // empty: fell back to ImGui's built-in font
+  std::optional<std::string> hangul_path;  // merged in when found
+};
+
+// Path of the best installed font for a fontconfig pattern such as "sans-serif:lang=en".
+std::optional<std::string> find_font_file(const char* pattern);
+
+// Rebuilds the font atlas at `pixel_size`; with `want_hangul`, merges a Korean font when one is
+// installed. Must be called between frames (the OpenGL3 backend re-uploads the atlas).
+FontStatus load_fonts(float pixel_size, bool want_hangul);
+
+}  // namespace ws::app

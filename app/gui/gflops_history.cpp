@@ -1,0 +1,80 @@
+#include "gui/gflops_history.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "gui/theme.hpp"
+
+namespace ws::app {
+
+void GflopsHistory::add(const std::string& kernel, double gflops) {
+  if (!(gflops > 0) || !std::isfinite(gflops)) return;
+  auto& points = series_[kernel];
+  points.push_back(static_cast<float>(gflops));
+  if (points.size() > kMaxPoints) points.erase(points.begin());
+}
+
+void GflopsHistory::draw(float height) const {
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * std::ceil(series_.size() / 2.0f);
+  const float plot_h = std::max(40.0f, height - legend_h);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImU32 frame = ImGui::GetColorU32(ImGuiCol_FrameBg);
+  const ImU32 grid = ImGui::GetColorU32(ImGuiCol_Border);
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  draw->AddRectFilled(origin, ImVec2(origin.x + width, origin.y + plot_h), frame, 3.0f);
+
+  float lo = 1e30f, hi = 0;
+  std::size_t longest = 1;
+  for (const auto& [name, pts] : series_) {
+    for (float v : pts) { lo = std::min(lo, v); hi = std::max(hi, v); }
+    longest = std::max(longest, pts.size());
+  }
+  if (series_.empty()) {
+    draw->AddText(ImVec2(origin.x + 8, origin.y + 8), text, "GFLOP/s of each finished run appears here");
+    ImGui::Dummy(ImVec2(width, height));
+    return;
+  }
+  // Whole decades, so the gridlines read as 1, 10, 100, ... GFLOP/s.
+  const float lo_dec = std::floor(std::log10(lo));
+  const float hi_dec = std::max(lo_dec + 1, std::ceil(std::log10(hi)));
+  const float pad = 4;
+  auto y_of = [&](float v) {
+    const float t = (std::log10(v) - lo_dec) / (hi_dec - lo_dec);
+    return origin.y + plot_h - pad - t * (plot_h - 2 * pad);
+  };
+  for (float d = lo_dec; d <= hi_dec; d += 1) {
+    const float y = y_of(std::pow(10.0f, d));
+    draw->AddLine(ImVec2(origin.x, y), ImVec2(origin.x + width, y), grid);
+    const auto label = fmt::format("{:g}", std::pow(10.0, d));
+    draw->AddText(ImVec2(origin.x + 3, y - ImGui::GetTextLineHeight()), text, label.c_str());
+  }
+  const float x0 = origin.x + 40, x1 = origin.x + width - pad;
+  auto x_of = [&](std::size_t i) {
+    return longest <= 1 ? (x0 + x1) / 2 : x0 + (x1 - x0) * static_cast<float>(i) / (longest - 1);
+  };
+  for (const auto& [name, pts] : series_) {
+    const ImU32 colour = kernel_colour(name);
+    const std::size_t offset = longest - pts.size();  // newest points line up on the right
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      const ImVec2 p(x_of(offset + i), y_of(pts[i]));
+      if (i > 0) draw->AddLine(ImVec2(x_of(offset + i - 1), y_of(pts[i - 1])), p, colour, 2.0f);
+      draw->AddCircleFilled(p, 3.0f, colour);
+    }
+  }
+  ImGui::Dummy(ImVec2(width, plot_h));
+  int column = 0;
+  for (const auto& [name, pts] : series_) {
+    if (column++ % 2 == 1) ImGui::SameLine(width / 2);
+    ImGui::ColorButton(("##c" + name).c_str(), ImGui::ColorConvertU32ToFloat4(kernel_colour(name)),
+                       ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
+    ImGui::SameLine();
+    ImGui::Text("%s %.4g", name.c_str(), pts.back());
+  }
+}
+
+}  // namespace ws::app

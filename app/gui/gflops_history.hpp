@@ -1,0 +1,26 @@
+// A small multi-line plot of measured GFLOP/s per kernel, one point per finished run, on a log
+// axis because the kernels span five orders of magnitude (naive CPU loop to cuBLAS).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ws::app {
+
+class GflopsHistory {
+ public:
+  static constexpr std::size_t kMaxPoints = 64;
+
+  void add(const std::string& kernel, double gflops);
+  void clear() { series_.clear(); }
+  bool empty() const { return series_.empty(); }
+  const std::map<std::string, std::vector<float>>& series() const { return series_; }
+  // Draws into the current ImGui window, `height` pixels tall, full width.
+  void draw(float height) const;
+
+ private:
+  std::map<std::string, std::vector<float>> series_;
+};
+
+}  // namespace ws::app

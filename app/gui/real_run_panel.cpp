@@ -1,0 +1,202 @@
+#include "gui/real_run_panel.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "core/measured_text.hpp"
+#include "gui/theme.hpp"
+#include "warpscope/kernels/system_info.hpp"
+
+namespace ws::app {
+
+RealRunView::RealRunView() {
+  session.controls().threads = std::max(1, kernels::cpu_info().cores);
+  session.on_result = [this](const kernels::JobResult& r) {
+    if (!r.skipped) history.add(r.kernel, r.gflops);
+  };
+}
+
+namespace {
+
+void text_coloured(const ImVec4& colour, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+// A kernel picker that still lists kernels that cannot run here, with the reason as a tooltip,
+// so a student without a GPU sees what exists and why it is greyed out.
+bool kernel_combo(const char* label, kernels::Device device, std::string& selected) {
+  bool changed = false;
+  if (ImGui::BeginCombo(label, selected.c_str())) {
+    for (const auto& k : kernels::all_kernels()) {
+      if (k.device != device) continue;
+      const auto reason = kernels::unavailable_reason(k.name);
+      const bool is_selected = (k.name == selected);
+      const std::string item = reason ? k.name + "  (unavailable)" : k.name;
+      if (ImGui::Selectable(item.c_str(), is_selected)) {
+        changed = selected != k.name;
+        selected = k.name;
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s%s", k.description.c_str(), reason ? "\n" : "",
+                                                    reason ? reason->c_str() : "");
+      if (is_selected) ImGui::SetItemDefaultFocus();
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+bool size_slider(const char* label, int& value) {
+  // Logarithmic: 1 to 16384 in one slider; Ctrl+click types an exact value.
+  const bool changed = ImGui::SliderInt(label, &value, 1, 16384, "%d", ImGuiSliderFlags_Logarithmic |
+                                                                        ImGuiSliderFlags_AlwaysClamp);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+click to type a value");
+  return changed;
+}
+
+std::string format_bytes(double bytes) {
+  if (bytes >= 1024.0 * 1024 * 1024) return fmt::format("{:.1f} GiB", bytes / (1024.0 * 1024 * 1024));
+  if (bytes >= 1024.0 * 1024) return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024));
+  return fmt::format("{:.0f} KiB", bytes / 1024.0);
+}
+
+void draw_result_row(const char* side, const std::optional<kernels::JobResult>& result,
+                     const std::string& kernel, const RunnerStatus& status) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(side);
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(kernel.c_str());
+  const bool running = status.busy && status.kernel == kernel;
+  if (running) {
+    ImGui::TableNextColumn();
+    ImGui::ProgressBar(static_cast<float>(status.progress), ImVec2(-1, 0), "running");
+    for (int i = 0; i < 4; ++i) ImGui::TableNextColumn();
+    return;
+  }
+  if (!result) {
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled(status.busy || status.queued ? "queued" : "-");
+    for (int i = 0; i < 4; ++i) ImGui::TableNextColumn();
+    return;
+  }
+  if (result->skipped) {
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("skipped");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", result->skipped->c_str());
+    for (int i = 0; i < 4; ++i) ImGui::TableNextColumn();
+    return;
+  }
+  ImGui::TableNextColumn();
+  ImGui::Text("%.3f", result->ms_median);
+  ImGui::TableNextColumn();
+  ImGui::Text("%.4g", result->gflops);
+  ImGui::TableNextColumn();
+  if (result->transfer_ms)
+    ImGui::Text("%.3f", *result->transfer_ms);
+  else
+    ImGui::TextDisabled("n/a");
+  ImGui::TableNextColumn();
+  ImGui::Text("%.1e", result->max_rel_error);
+  ImGui::TableNextColumn();
+  if (result->verified)
+    ImGui::TextColored(colour_ok(), "ok");
+  else
+    ImGui::TextColored(colour_error(), "WRONG");
+}
+
+}  // namespace
+
+void draw_real_run_panel(RealRunView& view, double now) {
+  auto& session = view.session;
+  auto& c = session.controls();
+  const auto& cpu = kernels::cpu_info();
+
+  text_coloured(colour_measured(), "Measured on this machine");
+  ImGui::TextWrapped("CPU: %s, %d cores, %s", cpu.name.c_str(), cpu.cores, cpu.simd.c_str());
+  const auto gpu = kernels::gpu_info();
+  if (gpu)
+    ImGui::TextWrapped("GPU: %s, cc %d.%d, %d SMs", gpu->name.c_str(), gpu->cc_major, gpu->cc_minor, gpu->sm_count);
+  else
+    text_coloured(colour_error(), "GPU: " + kernels::gpu_status());
+  ImGui::Separator();
+
+  bool edited = false;
+  ImGui::PushItemWidth(-90);
+  edited |= ImGui::Checkbox("M = N = K", &view.lock_square);
+  auto& shape = c.shape;
+  const kernels::Shape before = shape;
+  edited |= size_slider("M", shape.m);
+  edited |= size_slider("N", shape.n);
+  edited |= size_slider("K", shape.k);
+  if (view.lock_square) {
+    const int v = shape.m != before.m ? shape.m : shape.n != before.n ? shape.n : shape.k;
+    shape.m = shape.n = shape.k = v;
+  }
+  const bool threads_matter = [&] {
+    const auto* k = kernels::find_kernel(c.cpu_kernel);
+    return k && k->uses_threads;
+  }();
+  ImGui::BeginDisabled(!threads_matter);
+  edited |= ImGui::SliderInt("CPU threads", &c.threads, 1, std::max(1, cpu.cores) * 2, "%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::EndDisabled();
+  if (!threads_matter && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("%s runs on one thread: one smart core", c.cpu_kernel.c_str());
+  edited |= kernel_combo("CPU kernel", kernels::Device::cpu, c.cpu_kernel);
+  edited |= kernel_combo("GPU kernel", kernels::Device::gpu, c.gpu_kernel);
+  edited |= ImGui::SliderInt("Repeats", &c.repeats, 1, 20, "%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::PopItemWidth();
+  if (edited) session.note_controls_edited(now);
+
+  const double bytes = 4.0 * (double(shape.m) * shape.k + double(shape.k) * shape.n + double(shape.m) * shape.n);
+  ImGui::TextDisabled("A, B and C need %s; %.3g GFLOP per product", format_bytes(bytes).c_str(),
+                      shape.flops() / 1e9);
+  if (ImGui::Button("Run")) session.run_now();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!session.busy());
+  if (ImGui::Button("Cancel")) session.cancel();
+  ImGui::EndDisabled();
+  if (session.cpu_job_running()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("timing the CPU: the window slows down to leave it the cores");
+  }
+
+  const auto status = session.status();
+  if (ImGui::BeginTable("results", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+                                          ImGuiTableFlags_SizingStretchProp)) {
+    for (const char* h : {"", "kernel", "ms (median)", "GFLOP/s", "copy ms", "max rel err", "check"})
+      ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    draw_result_row("CPU", session.cpu_result(), c.cpu_kernel, status);
+    draw_result_row("GPU", session.gpu_result(), c.gpu_kernel, status);
+    ImGui::EndTable();
+  }
+  for (const auto* r : {&session.cpu_result(), &session.gpu_result()}) {
+    if (!*r) continue;
+    if ((*r)->skipped) text_coloured(colour_error(), (*r)->kernel + " skipped: " + *(*r)->skipped);
+    else if (!(*r)->verified)
+      text_coloured(colour_error(), fmt::format("{} gave a WRONG result: max relative error {:.2e} over {} "
+                                                "checked elements", (*r)->kernel, (*r)->max_rel_error,
+                                                (*r)->checked_elements));
+    else if (!(*r)->detail.empty())
+      ImGui::TextDisabled("%s: %s", (*r)->kernel.c_str(), (*r)->detail.c_str());
+  }
+
+  ImGui::Spacing();
+  if (session.cpu_result() && session.gpu_result()) {
+    if (auto sentence = speedup_sentence(*session.gpu_result(), *session.cpu_result())) {
+      ImGui::SetWindowFontScale(1.35f);
+      text_coloured(colour_measured(), *sentence);
+      ImGui::SetWindowFontScale(1.0f);
+    }
+  }
+  ImGui::Separator();
+  ImGui::TextUnformatted("GFLOP/s per run (measured, log scale)");
+  view.history.draw(std::max(120.0f, ImGui::GetContentRegionAvail().y - 8));
+}
+
+}  // namespace ws::app

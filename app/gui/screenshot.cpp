@@ -1,0 +1,30 @@
+#include "gui/screenshot.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include <epoxy/gl.h>
+#include <stb/stb_image_write.h>
+
+namespace ws::app {
+
+std::string write_framebuffer_png(const std::string& path, int width, int height) {
+  if (width <= 0 || height <= 0) return "the window has no pixels";
+  std::vector<unsigned char> pixels(static_cast<std::size_t>(width) * height * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  // OpenGL's origin is bottom-left, PNG's top-left.
+  const std::size_t row = static_cast<std::size_t>(width) * 4;
+  std::vector<unsigned char> flipped(pixels.size());
+  for (int y = 0; y < height; ++y)
+    std::memcpy(&flipped[y * row], &pixels[(height - 1 - y) * row], row);
+  for (std::size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;  // opaque, whatever the alpha
+  errno = 0;
+  if (!stbi_write_png(path.c_str(), width, height, 4, flipped.data(), static_cast<int>(row)))
+    return std::string("cannot write ") + path + (errno ? std::string(": ") + std::strerror(errno) : "");
+  return {};
+}
+
+}  // namespace ws::app

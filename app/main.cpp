@@ -1,0 +1,83 @@
+// One binary: with no subcommand it opens the window; subcommands run headless.
+#include <cstdio>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli_commands.hpp"
+#include "gui_options.hpp"
+
+#ifndef WARPSCOPE_VERSION
+#define WARPSCOPE_VERSION "dev"
+#endif
+
+namespace {
+
+bool parse_window_size(const std::string& text, int& width, int& height) {
+  int w = 0, h = 0;
+  char x = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d", &w, &x, &h) != 3 || (x != 'x' && x != 'X')) return false;
+  if (w < 320 || h < 240 || w > 7680 || h > 4320) return false;
+  width = w;
+  height = h;
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"warpscope: why AI runs on GPUs. A real matrix multiply C = A·B on this machine's CPU and\n"
+               "GPU, beside a simulated GPU and a few smart CPU cores. With no subcommand it opens the window."};
+  app.set_version_flag("--version", "warpscope " WARPSCOPE_VERSION);
+  app.require_subcommand(0, 1);
+
+  ws::app::GuiOptions gui;
+  std::string window_size;
+  app.add_option("--screenshot", gui.screenshot_path, "Render the window headless and write the last frame to this PNG");
+  app.add_option("--frames", gui.frames, "Frames to render before a --screenshot is taken")->check(CLI::Range(1, 100000));
+  app.add_option("--window", window_size, "Window size as WxH, e.g. 1600x900");
+  app.add_flag("--wait-results", gui.wait_results, "With --screenshot: wait until the first real runs finish");
+  app.add_flag("!--no-run", gui.start_real_run, "Do not start a real run when the window opens");
+  app.add_flag("--frame-times", gui.frame_times, "Print the median and max frame time when the window closes");
+  app.add_option("--size", [&](const CLI::results_t& r) {
+    const int s = std::stoi(r[0]);
+    gui.m = gui.n = gui.k = s;
+    return true;
+  }, "Initial M=N=K of the real run")->check(CLI::Range(1, 16384));
+  app.add_option("--m", gui.m, "Initial M")->check(CLI::Range(1, 16384));
+  app.add_option("--n", gui.n, "Initial N")->check(CLI::Range(1, 16384));
+  app.add_option("--k", gui.k, "Initial K")->check(CLI::Range(1, 16384));
+  app.add_option("--threads", gui.threads, "Initial CPU thread count")->check(CLI::Range(1, 1024));
+  app.add_option("--cpu-kernel", gui.cpu_kernel, "Initial CPU kernel (see `warpscope bench --help`)");
+  app.add_option("--gpu-kernel", gui.gpu_kernel, "Initial GPU kernel");
+
+  int exit_code = 0;
+  ws::app::add_bench_command(app, exit_code);
+#ifndef WARPSCOPE_NO_CLI_SIM
+  ws::app::add_sim_commands(app, exit_code);
+#endif
+#ifndef WARPSCOPE_NO_CLI_LESSON
+  ws::app::add_lesson_commands(app, exit_code);
+#endif
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;  // every kind of bad input is the same exit code, whatever CLI11 calls it
+  }
+
+  if (!app.get_subcommands().empty()) return exit_code;
+  if (!window_size.empty() && !parse_window_size(window_size, gui.width, gui.height)) {
+    std::fprintf(stderr, "warpscope: --window wants WxH between 320x240 and 7680x4320, got '%s'\n",
+                 window_size.c_str());
+    return 2;
+  }
+  return ws::app::run_gui(gui);
+}

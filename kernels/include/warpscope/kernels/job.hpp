@@ -1,0 +1,77 @@
+// The one job interface every real matrix multiply goes through: the CLI, the GUI and the tests
+// all run, time and verify kernels the same way, so their figures can be compared.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ws::kernels {
+
+enum class Device { cpu, gpu };
+const char* to_string(Device d);
+
+struct Shape {
+  int m = 1024, n = 1024, k = 1024;
+  double flops() const { return 2.0 * m * n * k; }
+  bool operator==(const Shape&) const = default;
+};
+
+// What the caller asks for. threads applies to CPU kernels only (0 = every core).
+struct JobRequest {
+  std::string kernel;
+  Shape shape;
+  int threads = 0;
+  int repeats = 3;
+  std::uint64_t seed = 42;
+};
+
+// Cooperative cancellation and progress shared between the worker and whoever watches it.
+// Kernels poll `cancelled()` at least every few milliseconds and report `progress` in [0, 1].
+struct JobControl {
+  std::atomic<bool> cancel{false};
+  std::atomic<double> progress{0.0};
+  bool cancelled() const { return cancel.load(std::memory_order_relaxed); }
+};
+
+struct JobResult {
+  std::string kernel;
+  Device device = Device::cpu;
+  Shape shape;
+  int threads = 0;       // threads actually used (CPU); 0 for GPU kernels
+  int repeats = 0;       // timed repeats actually run
+  double ms_median = 0;  // kernel time only
+  double ms_min = 0;
+  double gflops = 0;     // 2*m*n*k / ms_median
+  std::optional<double> transfer_ms;  // host<->device copies, GPU only, timed apart from the kernel
+  bool verified = false;
+  double max_rel_error = 0;
+  std::size_t checked_elements = 0;
+  std::optional<std::string> skipped;  // why the kernel could not run here (no GPU, too big, ...)
+  bool cancelled = false;
+  std::string detail;  // e.g. the OpenBLAS core name, the CUDA device name
+};
+
+struct KernelInfo {
+  std::string name;         // "cpu-naive", "cuda-tiled", ...
+  Device device;
+  std::string description;  // one line for pickers and --help
+  bool uses_threads;        // whether the CPU thread count changes it
+};
+
+// Every kernel this build knows, CPU first, in teaching order.
+const std::vector<KernelInfo>& all_kernels();
+const KernelInfo* find_kernel(const std::string& name);
+
+// Why a kernel cannot run on this machine (no CUDA driver, built without CUDA, no device), or nullopt.
+std::optional<std::string> unavailable_reason(const std::string& kernel);
+
+// Runs one job: checks memory first, fills A and B with seeded values in [-1, 1], poisons C,
+// warms up, times `repeats` runs, verifies against an fp64 reference. Never throws for a kernel
+// that cannot run: the result says `skipped`. Blocks the calling thread.
+JobResult run_job(const JobRequest& request, JobControl& control);
+
+}  // namespace ws::kernels

@@ -1,0 +1,120 @@
+#include "core/job_runner.hpp"
+
+#include <chrono>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+using namespace ws;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A fake kernel that "works" for `shape.m` milliseconds, polling cancellation each millisecond,
+// so the runner's behaviour can be tested without real arithmetic.
+kernels::JobResult fake_run(const kernels::JobRequest& req, kernels::JobControl& control) {
+  kernels::JobResult r;
+  r.kernel = req.kernel;
+  r.shape = req.shape;
+  r.device = req.kernel.rfind("cuda", 0) == 0 || req.kernel == "cublas" ? kernels::Device::gpu : kernels::Device::cpu;
+  for (int i = 0; i < req.shape.m; ++i) {
+    if (control.cancelled()) {
+      r.cancelled = true;
+      return r;
+    }
+    control.progress = double(i) / req.shape.m;
+    std::this_thread::sleep_for(1ms);
+  }
+  r.ms_median = req.shape.m;
+  r.verified = true;
+  return r;
+}
+
+kernels::JobRequest job(const char* kernel, int ms) {
+  kernels::JobRequest r;
+  r.kernel = kernel;
+  r.shape = {ms, 1, 1};
+  return r;
+}
+
+template <class Pred>
+bool wait_for(Pred pred, std::chrono::milliseconds limit = 5s) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (!pred()) {
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(1ms);
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST(JobRunner, RunsABatchInOrder) {
+  app::JobRunner runner(&fake_run);
+  const auto batch = runner.submit({job("cpu-naive", 5), job("cublas", 3)});
+  std::vector<app::FinishedJob> done;
+  ASSERT_TRUE(wait_for([&] {
+    for (auto& f : runner.take_finished()) done.push_back(f);
+    return done.size() == 2;
+  }));
+  EXPECT_EQ(done[0].result.kernel, "cpu-naive");
+  EXPECT_EQ(done[1].result.kernel, "cublas");
+  EXPECT_EQ(done[0].batch, batch);
+  EXPECT_FALSE(done[0].result.cancelled);
+  EXPECT_DOUBLE_EQ(done[0].result.ms_median, 5);
+}
+
+TEST(JobRunner, NewBatchCancelsTheRunningJobQuickly) {
+  app::JobRunner runner(&fake_run);
+  runner.submit({job("cpu-naive", 10000)});
+  ASSERT_TRUE(wait_for([&] { return runner.cpu_job_running(); }));
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto second = runner.submit({job("cpu-parallel", 1)});
+  std::vector<app::FinishedJob> done;
+  ASSERT_TRUE(wait_for([&] {
+    for (auto& f : runner.take_finished()) done.push_back(f);
+    return !done.empty();
+  }));
+  const auto latency = std::chrono::steady_clock::now() - t0;
+  EXPECT_TRUE(done[0].result.cancelled);
+  EXPECT_LT(latency, 100ms);
+  ASSERT_TRUE(wait_for([&] {
+    for (auto& f : runner.take_finished()) done.push_back(f);
+    return done.size() == 2;
+  }));
+  EXPECT_EQ(done[1].batch, second);
+  EXPECT_FALSE(done[1].result.cancelled);
+}
+
+TEST(JobRunner, CancelAllDropsQueuedWork) {
+  app::JobRunner runner(&fake_run);
+  runner.submit({job("cpu-naive", 10000), job("cpu-blas", 1), job("cublas", 1)});
+  ASSERT_TRUE(wait_for([&] { return runner.status().busy; }));
+  runner.cancel_all();
+  ASSERT_TRUE(wait_for([&] { return !runner.status().busy; }));
+  std::this_thread::sleep_for(20ms);
+  const auto done = runner.take_finished();
+  ASSERT_EQ(done.size(), 1u);
+  EXPECT_TRUE(done[0].result.cancelled);
+  EXPECT_EQ(runner.status().queued, 0);
+}
+
+TEST(JobRunner, ReportsProgressOfTheRunningJob) {
+  app::JobRunner runner(&fake_run);
+  runner.submit({job("cpu-naive", 400)});
+  ASSERT_TRUE(wait_for([&] { return runner.status().progress > 0.1; }));
+  const auto s = runner.status();
+  EXPECT_TRUE(s.busy);
+  EXPECT_EQ(s.kernel, "cpu-naive");
+  EXPECT_LT(s.progress, 1.0);
+}
+
+TEST(JobRunner, DestructorStopsALongJob) {
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    app::JobRunner runner(&fake_run);
+    runner.submit({job("cpu-naive", 100000)});
+    wait_for([&] { return runner.status().busy; });
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 2s);
+}

@@ -1,0 +1,48 @@
+#include "core/measured_text.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace ws;
+
+namespace {
+kernels::JobResult result(const char* kernel, kernels::Device d, double ms, int threads = 2) {
+  kernels::JobResult r;
+  r.kernel = kernel;
+  r.device = d;
+  r.shape = {2048, 2048, 2048};
+  r.ms_median = ms;
+  r.threads = threads;
+  r.verified = true;
+  return r;
+}
+}  // namespace
+
+TEST(MeasuredText, ShapesAndRatios) {
+  EXPECT_EQ(app::format_shape({2048, 2048, 2048}), "2048³");
+  EXPECT_EQ(app::format_shape({1000, 777, 333}), "1000×777×333");
+  EXPECT_EQ(app::format_ratio(143.4), "143");
+  EXPECT_EQ(app::format_ratio(18.46), "18.5");
+  EXPECT_EQ(app::format_ratio(2.314), "2.31");
+}
+
+TEST(MeasuredText, SpeedupSentenceFromMeasuredTimes) {
+  const auto gpu = result("cublas", kernels::Device::gpu, 1.0);
+  const auto cpu = result("cpu-parallel", kernels::Device::cpu, 143.0);
+  EXPECT_EQ(app::speedup_sentence(gpu, cpu).value(), "GPU is 143× faster than 2 CPU threads at 2048³");
+  const auto slow_gpu = result("cuda-naive", kernels::Device::gpu, 300.0);
+  EXPECT_EQ(app::speedup_sentence(slow_gpu, cpu).value(), "2 CPU threads are 2.10× faster than the GPU at 2048³");
+}
+
+TEST(MeasuredText, NoRatioFromAWrongSkippedOrMismatchedResult) {
+  auto gpu = result("cublas", kernels::Device::gpu, 1.0);
+  auto cpu = result("cpu-naive", kernels::Device::cpu, 100.0, 1);
+  EXPECT_TRUE(app::speedup_sentence(gpu, cpu).has_value());
+  gpu.verified = false;
+  EXPECT_FALSE(app::speedup_sentence(gpu, cpu).has_value());
+  gpu.verified = true;
+  gpu.skipped = "no CUDA driver";
+  EXPECT_FALSE(app::speedup_sentence(gpu, cpu).has_value());
+  gpu.skipped.reset();
+  gpu.shape.k = 1024;
+  EXPECT_FALSE(app::speedup_sentence(gpu, cpu).has_value());
+}

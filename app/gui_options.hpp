@@ -19,6 +19,18 @@ struct GuiOptions {
   std::optional<int> m, n, k;
   std::optional<int> threads;
   std::optional<std::string> cpu_kernel, gpu_kernel;
+
+  // Initial simulated launch.
+  std::optional<std::string> gpu_preset, cpu_preset;
+  std::optional<int> block;
+  std::optional<long long> cycle;   // jump here once the simulation is ready (clamped to its end)
+  std::optional<std::string> zoom;  // "chip", "sm:N", "warp:N:W", "lane:N:W:L"
+  std::optional<std::string> select;  // "lane:N:W:L" or "core:C": what the inspector shows
+
+  // Synthetic key presses, fed through the same path as real keys one frame apart, e.g.
+  // "Right,Right,Space,wait:5,Space"; and a JSON line of the app's state printed at exit.
+  std::string keys;
+  bool print_state = false;
 };
 
 // Opens the window (or renders headless for --screenshot). Returns the process exit code:

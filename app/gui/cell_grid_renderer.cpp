@@ -11,7 +11,8 @@ namespace ws::app {
 
 namespace {
 
-constexpr int kStateTextureWidth = 1024;
+constexpr int kStateTextureShift = 10;
+constexpr int kStateTextureWidth = 1 << kStateTextureShift;
 
 unsigned compile_shader(GLenum kind, const char* source, std::string& error) {
   const GLuint shader = glCreateShader(kind);
@@ -33,8 +34,6 @@ unsigned compile_shader(GLenum kind, const char* source, std::string& error) {
 
 CellGridRenderer::~CellGridRenderer() {
   // The GL context may already be gone at exit; only delete what was made.
-  if (fbo_) glDeleteFramebuffers(1, &fbo_);
-  if (colour_tex_) glDeleteTextures(1, &colour_tex_);
   if (state_tex_) glDeleteTextures(1, &state_tex_);
   if (vao_) glDeleteVertexArrays(1, &vao_);
   if (program_) glDeleteProgram(program_);
@@ -77,8 +76,6 @@ bool CellGridRenderer::compile() {
   glBindTexture(GL_TEXTURE_2D, state_tex_);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glGenFramebuffers(1, &fbo_);
-  glGenTextures(1, &colour_tex_);
   return true;
 }
 
@@ -112,52 +109,55 @@ void CellGridRenderer::upload(std::span<const std::uint8_t> states, const GridLa
                     states.data() + static_cast<std::size_t>(full_rows) * kStateTextureWidth);
 }
 
-ImTextureID CellGridRenderer::render(int width, int height, const GridView& view, int highlight_block) {
-  if (!ready() || width <= 0 || height <= 0) return ImTextureID{};
-  GLint previous_fbo = 0, previous_viewport[4] = {};
-  glGetIntegerv(GL_FRAMEBUFFER_BINDING, &previous_fbo);
-  glGetIntegerv(GL_VIEWPORT, previous_viewport);
+void CellGridRenderer::draw(ImVec2 size, const GridView& view, int highlight_block) {
+  const ImVec2 pos = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(size);
+  if (!ready() || size.x <= 0 || size.y <= 0) return;
+  rect_pos_ = pos;
+  rect_size_ = size;
+  view_ = view;
+  highlight_block_ = highlight_block;
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  list->AddCallback(&CellGridRenderer::render_callback, this);
+  list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+}
 
-  if (width != target_w_ || height != target_h_) {
-    target_w_ = width;
-    target_h_ = height;
-    glBindTexture(GL_TEXTURE_2D, colour_tex_);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
-    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, colour_tex_, 0);
-  }
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
-  glViewport(0, 0, width, height);
+void CellGridRenderer::render_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  auto* self = static_cast<CellGridRenderer*>(cmd->UserCallbackData);
+  const ImDrawData* dd = ImGui::GetDrawData();
+  const ImVec2 fb_scale = dd->FramebufferScale;
+  const float fb_w = dd->DisplaySize.x * fb_scale.x, fb_h = dd->DisplaySize.y * fb_scale.y;
+  const float x = (self->rect_pos_.x - dd->DisplayPos.x) * fb_scale.x;
+  const float y = (self->rect_pos_.y - dd->DisplayPos.y) * fb_scale.y;
+  const GLuint program = self->program_;
+  glUseProgram(program);
   glDisable(GL_BLEND);
-  glDisable(GL_SCISSOR_TEST);
-  glUseProgram(program_);
   glActiveTexture(GL_TEXTURE0);
-  glBindTexture(GL_TEXTURE_2D, state_tex_);
-  auto loc = [&](const char* name) { return glGetUniformLocation(program_, name); };
+  glBindTexture(GL_TEXTURE_2D, self->state_tex_);
+  auto loc = [&](const char* name) { return glGetUniformLocation(program, name); };
+  const GridLayout& layout = self->layout_;
+  const GridView& view = self->view_;
   glUniform1i(loc("u_states"), 0);
-  glUniform1i(loc("u_state_width"), kStateTextureWidth);
-  glUniform2i(loc("u_block_cells"), layout_.cells_x, layout_.cells_y);
-  glUniform1i(loc("u_blocks"), layout_.blocks);
-  glUniform1i(loc("u_block_columns"), layout_.block_columns);
-  glUniform1f(loc("u_gap"), layout_.gap);
+  glUniform1i(loc("u_state_shift"), kStateTextureShift);
+  glUniform2i(loc("u_block_cells"), layout.cells_x, layout.cells_y);
+  glUniform1i(loc("u_blocks"), layout.blocks);
+  glUniform1i(loc("u_block_columns"), layout.block_columns);
+  glUniform1f(loc("u_gap"), layout.gap);
   glUniform2f(loc("u_origin"), view.origin_x, view.origin_y);
-  glUniform1f(loc("u_scale"), view.scale);
-  glUniform2f(loc("u_target_size"), static_cast<float>(width), static_cast<float>(height));
-  glUniform4fv(loc("u_palette"), 16, &palette_[0].x);
-  glUniform4f(loc("u_background"), background_.x, background_.y, background_.z, background_.w);
-  glUniform4f(loc("u_border"), border_.x, border_.y, border_.z, border_.w);
-  glUniform4f(loc("u_highlight"), highlight_.x, highlight_.y, highlight_.z, highlight_.w);
-  glUniform1i(loc("u_highlight_block"), highlight_block);
-  glBindVertexArray(vao_);
+  glUniform1f(loc("u_scale"), view.scale * fb_scale.x);
+  glUniform4f(loc("u_rect"), x, y, self->rect_size_.x * fb_scale.x, self->rect_size_.y * fb_scale.y);
+  glUniform2f(loc("u_framebuffer"), fb_w, fb_h);
+  glUniform4fv(loc("u_palette"), 16, &self->palette_[0].x);
+  const auto& bg = self->background_;
+  const auto& border = self->border_;
+  const auto& hl = self->highlight_;
+  glUniform4f(loc("u_background"), bg.x, bg.y, bg.z, bg.w);
+  glUniform4f(loc("u_border"), border.x, border.y, border.z, border.w);
+  glUniform4f(loc("u_highlight"), hl.x, hl.y, hl.z, hl.w);
+  glUniform1i(loc("u_highlight_block"), self->highlight_block_);
+  glBindVertexArray(self->vao_);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   glBindVertexArray(0);
-  glUseProgram(0);
-
-  glBindFramebuffer(GL_FRAMEBUFFER, static_cast<GLuint>(previous_fbo));
-  glViewport(previous_viewport[0], previous_viewport[1], previous_viewport[2], previous_viewport[3]);
-  return reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(colour_tex_));
 }
 
 }  // namespace ws::app

@@ -2,6 +2,7 @@
 // screenshots, and tear-down. Panels draw themselves; this file only lays them out.
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -13,10 +14,15 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <nlohmann/json.hpp>
+
 #include "gui/fonts.hpp"
+#include "gui/key_script.hpp"
 #include "gui/real_run_panel.hpp"
 #include "gui/screenshot.hpp"
+#include "gui/simulation_panel.hpp"
 #include "gui/theme.hpp"
+#include "gui/timeline.hpp"
 #include "gui_options.hpp"
 #include "warpscope/kernels/job.hpp"
 
@@ -63,6 +69,38 @@ bool known_kernel(const std::optional<std::string>& name, kernels::Device device
   return false;
 }
 
+// "sm:3", "warp:3:5", "lane:3:5:12" -> numbers after the kind; empty when malformed.
+std::vector<int> parse_target(const std::string& text, const std::string& kind) {
+  if (text.rfind(kind + ":", 0) != 0) return {};
+  std::vector<int> out;
+  std::size_t pos = kind.size() + 1;
+  while (pos <= text.size()) {
+    const auto end = text.find(':', pos);
+    try {
+      out.push_back(std::stoi(text.substr(pos, end == std::string::npos ? std::string::npos : end - pos)));
+    } catch (...) {
+      return {};
+    }
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  return out;
+}
+
+bool apply_zoom(GpuView& view, const std::string& zoom) {
+  if (zoom == "chip") return view.zoom_to_chip(), true;
+  if (auto v = parse_target(zoom, "sm"); v.size() == 1) return view.zoom_to_sm(v[0]), true;
+  if (auto v = parse_target(zoom, "warp"); v.size() == 2) return view.zoom_to_warp(v[0], v[1]), true;
+  if (auto v = parse_target(zoom, "lane"); v.size() == 3) return view.zoom_to_lane(v[0], v[1], v[2]), true;
+  return false;
+}
+
+bool apply_selection(SimulationPanel& panel, const std::string& select) {
+  if (auto v = parse_target(select, "lane"); v.size() == 3) return panel.gpu_view.selection = {v[0], v[1], v[2]}, true;
+  if (auto v = parse_target(select, "core"); v.size() == 1) return panel.selected_core = v[0], true;
+  return false;
+}
+
 struct FrameTimes {
   std::vector<double> ms;
   void report() const {
@@ -79,6 +117,31 @@ struct FrameTimes {
 int run_gui(const GuiOptions& options) {
   if (!known_kernel(options.cpu_kernel, kernels::Device::cpu) || !known_kernel(options.gpu_kernel, kernels::Device::gpu))
     return 2;
+  // Bad presets and targets are reported before a window opens, with the valid names.
+  try {
+    if (options.gpu_preset) sim::find_gpu(*options.gpu_preset);
+    if (options.cpu_preset) sim::find_cpu(*options.cpu_preset);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "warpscope: %s\n", e.what());
+    return 2;
+  }
+  KeyScript key_script;
+  if (auto error = key_script.parse(options.keys); !error.empty()) {
+    std::fprintf(stderr, "warpscope: --keys: %s\n", error.c_str());
+    return 2;
+  }
+  {
+    GpuView probe;
+    SimulationPanel probe_panel;
+    if (options.zoom && !apply_zoom(probe, *options.zoom)) {
+      std::fprintf(stderr, "warpscope: --zoom wants chip, sm:N, warp:N:W or lane:N:W:L, got '%s'\n", options.zoom->c_str());
+      return 2;
+    }
+    if (options.select && !apply_selection(probe_panel, *options.select)) {
+      std::fprintf(stderr, "warpscope: --select wants lane:N:W:L or core:C, got '%s'\n", options.select->c_str());
+      return 2;
+    }
+  }
   glfwSetErrorCallback(remember_glfw_error);
   if (!glfwInit()) return no_display_error();
 
@@ -109,6 +172,19 @@ int run_gui(const GuiOptions& options) {
   apply_options(real_run, options);
   if (options.start_real_run) real_run.session.run_now();
 
+  // Owned here so its GL objects are freed while the context still exists.
+  auto sim_panel_owner = std::make_unique<SimulationPanel>();
+  SimulationPanel& sim_panel = *sim_panel_owner;
+  sim_panel.controls.gpu_preset = options.gpu_preset ? sim::find_gpu(*options.gpu_preset).id : default_gpu_preset();
+  if (options.cpu_preset) sim_panel.controls.cpu_preset = *options.cpu_preset;
+  if (options.block) sim_panel.controls.block = *options.block;
+  sim_panel.sync(real_run.session.controls());
+  if (options.cycle) sim_panel.session.seek_when_ready(*options.cycle);
+  if (options.zoom) apply_zoom(sim_panel.gpu_view, *options.zoom);
+  if (options.select) apply_selection(sim_panel, *options.select);
+  if (headless) sim_panel.session.wait_ready();  // a screenshot shows the launch, not "simulating..."
+  double last_time = glfwGetTime();
+
   FrameTimes frame_times;
   int frames_rendered = 0;
   const auto started = std::chrono::steady_clock::now();
@@ -117,14 +193,18 @@ int run_gui(const GuiOptions& options) {
   while (!glfwWindowShouldClose(window)) {
     // A CPU kernel being timed must have the cores: wake rarely and only for input then.
     const bool cpu_timed = real_run.session.cpu_job_running();
+    const bool animating = sim_panel.session.playing() || sim_panel.session.building();
     if (headless && !cpu_timed)
       glfwPollEvents();
     else
-      glfwWaitEventsTimeout(cpu_timed ? 0.25 : real_run.session.busy() ? 0.1 : 0.5);
+      glfwWaitEventsTimeout(cpu_timed ? 0.25 : animating ? 1.0 / 60 : real_run.session.busy() ? 0.1 : 0.5);
 
     const auto frame_start = std::chrono::steady_clock::now();
     const double now = glfwGetTime();
+    const double dt = std::min(0.25, now - last_time);
+    last_time = now;
     real_run.session.update(now);
+    key_script.feed_next(window);
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
@@ -141,8 +221,12 @@ int run_gui(const GuiOptions& options) {
     ImGui::SetNextWindowPos(ImVec2(left_w, 0));
     ImGui::SetNextWindowSize(ImVec2(size.x - left_w, size.y));
     ImGui::Begin("Simulation", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
-    ImGui::TextDisabled("The simulated GPU (SMs, warps, lanes) and the smart CPU cores are drawn here.");
+    bool real_edited = false;
+    sim_panel.session.update(dt);
+    sim_panel.draw(ImGui::GetContentRegionAvail(), headless ? 1.0 : dt, real_run.session.controls(), real_edited);
+    if (real_edited) real_run.session.note_controls_edited(now);
     ImGui::End();
+    handle_timeline_keys(sim_panel.session, true);
 
     ImGui::Render();
     int fb_w = 0, fb_h = 0;
@@ -153,7 +237,7 @@ int run_gui(const GuiOptions& options) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     ++frames_rendered;
 
-    if (headless && frames_rendered >= options.frames) {
+    if (headless && frames_rendered >= options.frames && key_script.finished()) {
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const bool results_ready = !options.wait_results || !real_run.session.busy() || waited > 900;
       if (results_ready) {
@@ -175,6 +259,26 @@ int run_gui(const GuiOptions& options) {
 
   real_run.session.cancel();
   if (options.frame_times) frame_times.report();
+  if (options.print_state) {
+    nlohmann::json state;
+    const auto* s = sim_panel.session.simulation();
+    state["cycle"] = sim_panel.session.cycle();
+    state["total_cycles"] = sim_panel.session.total_cycles();
+    state["playing"] = sim_panel.session.playing();
+    state["gpu_preset"] = s ? s->gpu().id : sim_panel.controls.gpu_preset;
+    state["kernel"] = sim::to_string(sim_panel.controls.kernel);
+    const auto& shape = sim_panel.controls.shape;
+    state["animated"] = {shape.m, shape.n, shape.k};
+    auto rect = [](const SimulationPanel::Rect& r) { return nlohmann::json{r.x, r.y, r.w, r.h}; };
+    state["regions"] = {{"chip", rect(sim_panel.chip_rect)}, {"cpu", rect(sim_panel.cpu_rect)},
+                        {"matrix", rect(sim_panel.matrix_rect)}};
+    if (s) {
+      state["c_done"] = s->c_done_count();
+      state["cpu_cells_done"] = s->cpu_cells_done();
+    }
+    std::printf("%s\n", state.dump().c_str());
+  }
+  sim_panel_owner.reset();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

@@ -1,0 +1,267 @@
+// `warpscope presets`, `warpscope occupancy` and `warpscope simulate`: the simulator without a window.
+#include <cstdio>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_commands.hpp"
+#include "warpscope/sim/matrices.hpp"
+#include "warpscope/sim/occupancy.hpp"
+#include "warpscope/sim/presets.hpp"
+#include "warpscope/sim/simulation.hpp"
+
+namespace ws::app {
+namespace {
+
+using nlohmann::json;
+
+void fail(int& exit_code, int code, const std::string& message) {
+  std::fprintf(stderr, "warpscope: %s\n", message.c_str());
+  exit_code = code;
+}
+
+json gpu_json(const sim::GpuPreset& g) {
+  return {{"id", g.id},
+          {"name", g.name},
+          {"architecture", g.architecture},
+          {"year", g.year},
+          {"compute_capability", g.cc_string()},
+          {"sm_count", g.sm_count},
+          {"fp32_lanes_per_sm", g.fp32_lanes_per_sm},
+          {"warp_schedulers_per_sm", g.schedulers_per_sm},
+          {"clock_mhz", g.clock_mhz},
+          {"peak_fp32_gflops", g.peak_gflops()},
+          {"datasheet_fp32_gflops", g.datasheet_fp32_tflops * 1000},
+          {"memory_bandwidth_gbs", g.memory_bandwidth_gbs},
+          {"memory_gb", g.memory_gb},
+          {"l2_kb", g.l2_kb},
+          {"source", g.source},
+          {"uncertain", g.uncertain}};
+}
+
+json cpu_json(const sim::CpuPreset& c) {
+  return {{"id", c.id},
+          {"name", c.name},
+          {"microarchitecture", c.microarchitecture},
+          {"year", c.year},
+          {"cores", c.cores},
+          {"threads", c.threads},
+          {"base_clock_ghz", c.base_clock_ghz},
+          {"simd", c.simd_isa},
+          {"fp32_lanes", c.fp32_lanes},
+          {"fma_units", c.fma_units},
+          {"peak_fp32_gflops", c.peak_gflops()},
+          {"datasheet_fp32_gflops", c.datasheet_peak_gflops_base},
+          {"memory_bandwidth_gbs", c.memory_bandwidth_gbs},
+          {"source", c.source},
+          {"uncertain", c.uncertain}};
+}
+
+void run_presets(bool as_json, int& exit_code) {
+  try {
+    const auto& gpus = sim::gpu_presets();
+    const auto& cpus = sim::cpu_presets();
+    const auto& host = sim::this_machine_cpu();
+    if (as_json) {
+      json j{{"gpus", json::array()}, {"cpus", json::array()}};
+      for (const auto& g : gpus) j["gpus"].push_back(gpu_json(g));
+      for (const auto& c : cpus) j["cpus"].push_back(cpu_json(c));
+      j["cpus"].push_back(cpu_json(host));
+      std::printf("%s\n", j.dump(2).c_str());
+      return;
+    }
+    fmt::print("GPUs{:>30}{:>6}{:>6}{:>6}{:>9}{:>12}{:>10}\n", "", "year", "cc", "SMs", "MHz", "FP32 GF/s", "GB/s");
+    for (const auto& g : gpus)
+      fmt::print("  {:<11} {:<22.22}{:>6}{:>6}{:>6}{:>9.0f}{:>12.0f}{:>10.0f}\n", g.id, g.name, g.year, g.cc_string(),
+                 g.sm_count, g.clock_mhz, g.peak_gflops(), g.memory_bandwidth_gbs);
+    fmt::print("CPUs{:>30}{:>6}{:>6}{:>6}{:>9}{:>12}{:>10}\n", "", "year", "cores", "lanes", "GHz", "FP32 GF/s", "GB/s");
+    auto cpu_row = [](const sim::CpuPreset& c) {
+      fmt::print("  {:<12} {:<21.21}{:>6}{:>6}{:>6}{:>9.2f}{:>12.0f}{:>10.0f}\n", c.id, c.name, c.year, c.cores,
+                 c.fp32_lanes, c.base_clock_ghz, c.peak_gflops(), c.memory_bandwidth_gbs);
+    };
+    for (const auto& c : cpus) cpu_row(c);
+    cpu_row(host);
+    fmt::print("Peaks are computed from the parts (SMs x lanes x 2 x clock; cores x lanes x FMA units x 2 x clock).\n");
+  } catch (const std::exception& e) {
+    fail(exit_code, 1, e.what());
+  }
+}
+
+bool parse_cc(const std::string& text, int& major, int& minor) {
+  int consumed = 0;
+  return std::sscanf(text.c_str(), "%d.%d%n", &major, &minor, &consumed) == 2 &&
+         consumed == static_cast<int>(text.size()) && major > 0 && minor >= 0;
+}
+
+struct OccupancyArgs {
+  std::string cc, preset;
+  int block_size = 0, regs = 0, smem = 0;
+  bool json = false;
+};
+
+void run_occupancy(const OccupancyArgs& a, int& exit_code) {
+  int major = 0, minor = 0;
+  std::string device;
+  try {
+    if (!a.preset.empty()) {
+      const auto& g = sim::find_gpu(a.preset);
+      major = g.cc_major;
+      minor = g.cc_minor;
+      device = g.name;
+    } else if (!parse_cc(a.cc, major, minor)) {
+      return fail(exit_code, 2, "--cc wants a compute capability like 8.6, got '" + a.cc + "'");
+    }
+    const sim::CcLimits lim = sim::cc_limits(major, minor);
+    const sim::OccupancyResult r = sim::compute_occupancy(lim, {a.block_size, a.regs, a.smem});
+    if (a.json) {
+      json j{{"active_blocks_per_sm", r.active_blocks_per_sm},
+             {"active_warps_per_sm", r.active_warps_per_sm},
+             {"max_warps_per_sm", r.max_warps_per_sm},
+             {"occupancy", r.occupancy},
+             {"limiters", r.limiters},
+             {"compute_capability", fmt::format("{}.{}", major, minor)}};
+      if (!r.reason.empty()) j["reason"] = r.reason;
+      if (!lim.known) j["note"] = "compute capability not in the table; limits of the nearest one used";
+      std::printf("%s\n", j.dump(2).c_str());
+    } else {
+      fmt::print("cc {}.{}{}: {} threads/block, {} regs/thread, {} B shared/block\n", major, minor,
+                 device.empty() ? "" : " (" + device + ")", a.block_size, a.regs, a.smem);
+      fmt::print("  {} blocks/SM, {} of {} warps/SM, occupancy {:.1f} %\n", r.active_blocks_per_sm,
+                 r.active_warps_per_sm, r.max_warps_per_sm, 100 * r.occupancy);
+      std::string lims;
+      for (const auto& l : r.limiters) lims += (lims.empty() ? "" : ", ") + l;
+      fmt::print("  limited by: {}\n", lims);
+      if (!r.reason.empty()) fmt::print("  cannot launch: {}\n", r.reason);
+    }
+  } catch (const sim::UnknownPreset& e) {
+    fail(exit_code, 2, e.what());
+  } catch (const std::invalid_argument& e) {
+    fail(exit_code, 2, e.what());
+  } catch (const std::exception& e) {
+    fail(exit_code, 1, e.what());
+  }
+}
+
+struct SimulateArgs {
+  std::string preset = "h100", cpu = "i7-3960x", kernel = "tiled";
+  int size = 0, m = 0, n = 0, k = 0, block = 0, regs = 32;
+  std::uint64_t seed = 42;
+  bool json = false;
+};
+
+void run_simulate(const SimulateArgs& a, int& exit_code) {
+  try {
+    const auto kernel = sim::parse_kernel(a.kernel);
+    if (!kernel) return fail(exit_code, 2, "unknown kernel '" + a.kernel + "'; valid: naive, tiled");
+    const sim::GpuPreset& gpu = sim::find_gpu(a.preset);
+    const sim::CpuPreset cpu = sim::find_cpu(a.cpu);
+    sim::SimConfig cfg;
+    cfg.kernel = *kernel;
+    const int base = a.size > 0 ? a.size : 0;
+    cfg.shape.m = a.m > 0 ? a.m : base;
+    cfg.shape.n = a.n > 0 ? a.n : base;
+    cfg.shape.k = a.k > 0 ? a.k : base;
+    if (cfg.shape.m <= 0 || cfg.shape.n <= 0 || cfg.shape.k <= 0)
+      return fail(exit_code, 2, "give --size N, or --m, --n and --k");
+    cfg.block = a.block;
+    cfg.regs_per_thread = a.regs;
+    cfg.seed = a.seed;
+    cfg.checkpoints = false;  // a headless run never seeks
+    cfg.cpu_cores = 1;
+
+    const sim::Estimate est = sim::estimate(gpu, cfg);
+    if (!est.ok) return fail(exit_code, 2, "refused: " + est.reason);
+
+    sim::Simulation s(gpu, cpu, cfg);
+    const sim::Summary sum = s.summary();
+    const sim::Inputs in = sim::make_inputs(cfg.shape.m, cfg.shape.n, cfg.shape.k, cfg.seed);
+    const sim::Verification v = sim::verify(s.c_values(), sim::reference_gemm(in), cfg.shape.k);
+
+    if (a.json) {
+      json j{{"preset", gpu.id},
+             {"kernel", sim::to_string(cfg.kernel)},
+             {"m", cfg.shape.m},
+             {"n", cfg.shape.n},
+             {"k", cfg.shape.k},
+             {"block", s.block_dim()},
+             {"cycles", sum.cycles},
+             {"time_ms", sum.time_ms},
+             {"gflops", sum.gflops},
+             {"achieved_occupancy", sum.achieved_occupancy},
+             {"theoretical_occupancy", sum.occupancy.occupancy},
+             {"issue_slot_use", sum.issue_slot_use},
+             {"warp_instructions", sum.warp_instructions},
+             {"dram_bytes", sum.dram_bytes},
+             {"l1_hit_rate", sum.l1_hit_rate},
+             {"l2_hit_rate", sum.l2_hit_rate},
+             {"verified", v.ok},
+             {"max_rel_error", v.max_rel_error}};
+      std::printf("%s\n", j.dump(2).c_str());
+    } else {
+      fmt::print("{} on simulated {}: {}x{}x{}, {}x{} blocks\n", sim::to_string(cfg.kernel), gpu.name, cfg.shape.m,
+                 cfg.shape.n, cfg.shape.k, s.block_dim(), s.block_dim());
+      fmt::print("  {} cycles = {:.4f} ms at {:.0f} MHz -> {:.1f} GFLOP/s ({:.1f} % of the {:.0f} GFLOP/s peak)\n",
+                 sum.cycles, sum.time_ms, gpu.clock_mhz, sum.gflops, 100 * sum.gflops / gpu.peak_gflops(),
+                 gpu.peak_gflops());
+      fmt::print("  occupancy {:.1f} % theoretical, {:.1f} % achieved; issue slots used {:.1f} %\n",
+                 100 * sum.occupancy.occupancy, 100 * sum.achieved_occupancy, 100 * sum.issue_slot_use);
+      fmt::print("  {} warp instructions, {:.1f} MB from DRAM, L1 hits {:.1f} %, L2 hits {:.1f} %\n",
+                 sum.warp_instructions, sum.dram_bytes / 1e6, 100 * sum.l1_hit_rate, 100 * sum.l2_hit_rate);
+      fmt::print("  simulated C {} the fp64 reference (max relative error {:.2g})\n",
+                 v.ok ? "matches" : "DOES NOT match", v.max_rel_error);
+    }
+    if (!v.ok) exit_code = 1;
+  } catch (const sim::UnknownPreset& e) {
+    fail(exit_code, 2, e.what());
+  } catch (const sim::SimRefused& e) {
+    fail(exit_code, 2, e.what());
+  } catch (const std::invalid_argument& e) {
+    fail(exit_code, 2, e.what());
+  } catch (const std::exception& e) {
+    fail(exit_code, 1, e.what());
+  }
+}
+
+}  // namespace
+
+void add_sim_commands(CLI::App& app, int& exit_code) {
+  auto* presets = app.add_subcommand("presets", "List the simulated GPUs and CPUs with their key figures");
+  auto presets_json = std::make_shared<bool>(false);
+  presets->add_flag("--json", *presets_json, "Print JSON");
+  presets->callback([presets_json, &exit_code] { run_presets(*presets_json, exit_code); });
+
+  auto* occ = app.add_subcommand("occupancy", "Blocks and warps per SM for a launch, and what limits them");
+  auto oa = std::make_shared<OccupancyArgs>();
+  auto* cc = occ->add_option("--cc", oa->cc, "Compute capability, e.g. 8.6");
+  auto* preset = occ->add_option("--preset", oa->preset, "A GPU preset id (see `warpscope presets`)");
+  cc->excludes(preset);
+  occ->add_option("--block-size", oa->block_size, "Threads per block")->required()->check(CLI::Range(1, 1 << 20));
+  occ->add_option("--regs", oa->regs, "Registers per thread")->required()->check(CLI::Range(0, 100000));
+  occ->add_option("--smem", oa->smem, "Shared memory per block, bytes")->required()->check(CLI::Range(0, 1 << 30));
+  occ->add_flag("--json", oa->json, "Print JSON");
+  occ->callback([oa, &exit_code] {
+    if (oa->cc.empty() && oa->preset.empty()) return fail(exit_code, 2, "occupancy needs --cc X.Y or --preset NAME");
+    run_occupancy(*oa, exit_code);
+  });
+
+  auto* simc = app.add_subcommand("simulate", "Run the simulated GPU on a matrix multiply and check its result");
+  auto sa = std::make_shared<SimulateArgs>();
+  simc->add_option("--preset", sa->preset, "GPU preset id (default h100)");
+  simc->add_option("--cpu", sa->cpu, "CPU preset id for the cores beside it (default i7-3960x)");
+  simc->add_option("--kernel", sa->kernel, "naive or tiled")->required();
+  auto* size = simc->add_option("--size", sa->size, "M = N = K")->check(CLI::Range(1, 65536));
+  auto* m = simc->add_option("--m", sa->m, "M")->check(CLI::Range(1, 65536));
+  auto* n = simc->add_option("--n", sa->n, "N")->check(CLI::Range(1, 65536));
+  auto* k = simc->add_option("--k", sa->k, "K")->check(CLI::Range(1, 65536));
+  size->excludes(m)->excludes(n)->excludes(k);
+  simc->add_option("--block", sa->block, "Block side B (B x B threads); default 32, or 16 where 1024 threads can't launch")
+      ->check(CLI::Range(1, 32));
+  simc->add_option("--regs", sa->regs, "Registers per thread of the launch (default 32)")->check(CLI::Range(1, 255));
+  simc->add_option("--seed", sa->seed, "Seed of A and B (default 42, as the real kernels)");
+  simc->add_flag("--json", sa->json, "Print JSON");
+  simc->callback([sa, &exit_code] { run_simulate(*sa, exit_code); });
+}
+
+}  // namespace ws::app

@@ -1,0 +1,72 @@
+#include "core/lane_texels.hpp"
+
+#include <algorithm>
+
+namespace ws::app {
+
+namespace {
+constexpr std::uint8_t kPending = 0;
+
+using S = sim::WarpState;
+constexpr LegendEntry kLegend[] = {
+    {static_cast<std::uint8_t>(S::issuing), "issuing"},
+    {static_cast<std::uint8_t>(S::eligible), "ready, not picked"},
+    {static_cast<std::uint8_t>(S::waiting_dependency), "waiting on arithmetic"},
+    {static_cast<std::uint8_t>(S::waiting_memory), "waiting on memory"},
+    {static_cast<std::uint8_t>(S::waiting_barrier), "waiting at barrier"},
+    {static_cast<std::uint8_t>(S::not_resident), "not resident"},
+    {static_cast<std::uint8_t>(S::done), "done"},
+    {sim::kLaneMasked, "no cell (edge)"},
+};
+}  // namespace
+
+std::span<const LegendEntry> lane_legend() { return kLegend; }
+
+std::array<Rgba, kPaletteSize> lane_palette() {
+  std::array<Rgba, kPaletteSize> p{};
+  p.fill({1, 0, 1, 1});  // magenta: a state byte the legend does not know, never silently hidden
+  p[static_cast<int>(S::not_resident)] = {0.16f, 0.16f, 0.19f, 1};
+  p[static_cast<int>(S::issuing)] = {0.30f, 0.90f, 0.35f, 1};
+  p[static_cast<int>(S::eligible)] = {0.20f, 0.55f, 0.45f, 1};
+  p[static_cast<int>(S::waiting_dependency)] = {0.95f, 0.85f, 0.25f, 1};
+  p[static_cast<int>(S::waiting_memory)] = {0.95f, 0.40f, 0.20f, 1};
+  p[static_cast<int>(S::waiting_barrier)] = {0.65f, 0.45f, 0.95f, 1};
+  p[static_cast<int>(S::done)] = {0.25f, 0.42f, 0.70f, 1};
+  p[sim::kLaneMasked] = {0.05f, 0.05f, 0.06f, 1};
+  return p;
+}
+
+std::array<Rgba, kPaletteSize> owner_palette() {
+  std::array<Rgba, kPaletteSize> p{};
+  p.fill({1, 0, 1, 1});
+  p[kPending] = {0.12f, 0.12f, 0.20f, 1};  // bluish: never confused with grey text
+  static constexpr Rgba owners[kOwnerColours] = {
+      {0.90f, 0.33f, 0.05f, 1}, {0.19f, 0.51f, 0.74f, 1}, {0.19f, 0.64f, 0.33f, 1}, {0.61f, 0.40f, 0.75f, 1},
+      {0.84f, 0.15f, 0.16f, 1}, {0.09f, 0.75f, 0.81f, 1}, {0.74f, 0.74f, 0.13f, 1}, {0.55f, 0.34f, 0.29f, 1},
+      {0.89f, 0.47f, 0.76f, 1}, {0.50f, 0.50f, 0.50f, 1}, {0.99f, 0.75f, 0.44f, 1}, {0.60f, 0.87f, 0.54f, 1}};
+  for (int i = 0; i < kOwnerColours; ++i) p[1 + i] = owners[i];
+  return p;
+}
+
+void encode_lane_texels(const sim::Simulation& s, std::span<std::uint8_t> out) { s.export_lane_states(out); }
+
+void encode_gpu_matrix(const sim::Simulation& s, std::span<std::uint8_t> out) {
+  const auto finish = s.c_finish_cycle();
+  const auto owner = s.c_done_by_sm();
+  const auto now = s.cycle();
+  const std::size_t cells = std::min(out.size(), finish.size());
+  for (std::size_t i = 0; i < cells; ++i)
+    out[i] = finish[i] <= now ? static_cast<std::uint8_t>(1 + owner[i] % kOwnerColours) : kPending;
+}
+
+void encode_cpu_matrix(const sim::Simulation& s, std::span<std::uint8_t> out) {
+  const int n = s.config().shape.n;
+  const std::size_t cells = out.size();
+  for (std::size_t i = 0; i < cells; ++i) {
+    const int row = static_cast<int>(i / n), col = static_cast<int>(i % n);
+    out[i] = s.cpu_cell_done(row, col) ? static_cast<std::uint8_t>(1 + s.cpu_cell_owner(row, col) % kOwnerColours)
+                                       : kPending;
+  }
+}
+
+}  // namespace ws::app

@@ -1,0 +1,40 @@
+// How model state becomes texels: the GPU grid gets one byte per lane (the model's own state
+// byte, see sim::WarpState), the matrix views one byte per cell of C (0 = not done yet, else
+// 1 + the colour slot of the SM or core that finished it). The palettes that give those bytes
+// colours live here too, so the legend and the shader can never disagree.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "warpscope/sim/simulation.hpp"
+
+namespace ws::app {
+
+inline constexpr int kPaletteSize = 16;
+// Colour slots for owners: SMs (or cores) are coloured by owner % kOwnerColours.
+inline constexpr int kOwnerColours = 12;
+
+struct Rgba {
+  float r, g, b, a;
+};
+
+// The lane states the legend lists, in order, with their labels.
+struct LegendEntry {
+  std::uint8_t value;
+  const char* label;
+};
+std::span<const LegendEntry> lane_legend();
+std::array<Rgba, kPaletteSize> lane_palette();
+std::array<Rgba, kPaletteSize> owner_palette();
+
+// Fills `out` (sm_count × warp_slots × 32 bytes) with the lanes' states at the model's cycle.
+void encode_lane_texels(const sim::Simulation& s, std::span<std::uint8_t> out);
+// C as the GPU fills it in: out has m × n bytes, row-major.
+void encode_gpu_matrix(const sim::Simulation& s, std::span<std::uint8_t> out);
+// C as the CPU cores fill it in (owner = core).
+void encode_cpu_matrix(const sim::Simulation& s, std::span<std::uint8_t> out);
+
+}  // namespace ws::app

@@ -1,0 +1,121 @@
+#include "core/sim_session.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+namespace ws::app {
+
+sim::Shape animated_shape(int m, int n, int k, int cap) {
+  return {std::min(m, cap), std::min(n, cap), std::min(k, cap)};
+}
+
+SimSession::~SimSession() {
+  if (pending_.valid()) pending_.wait();
+}
+
+void SimSession::configure(const SimControls& controls) {
+  if (have_requested_ && controls == requested_) return;
+  requested_ = controls;
+  have_requested_ = true;
+  // A running build cannot be interrupted and the UI must not wait for it: the newest request
+  // starts when it ends, and its result is dropped.
+  if (pending_.valid()) {
+    next_build_ = controls;
+    return;
+  }
+  start_build(controls);
+}
+
+void SimSession::start_build(const SimControls& controls) {
+  error_.clear();
+  pending_error_.clear();
+  auto error_slot = &pending_error_;
+  pending_ = std::async(std::launch::async, [controls, error_slot]() -> std::unique_ptr<sim::Simulation> {
+    try {
+      const auto& gpu = sim::find_gpu(controls.gpu_preset);
+      const auto cpu = sim::find_cpu(controls.cpu_preset);
+      sim::SimConfig cfg;
+      cfg.kernel = controls.kernel;
+      cfg.shape = controls.shape;
+      cfg.block = controls.block;
+      cfg.cpu_cores = controls.cpu_cores;
+      return std::make_unique<sim::Simulation>(gpu, cpu, cfg);
+    } catch (const std::exception& e) {
+      *error_slot = e.what();
+      return nullptr;
+    }
+  });
+}
+
+void SimSession::wait_ready() {
+  while (pending_.valid()) {
+    pending_.wait();
+    update(0.0);
+  }
+}
+
+void SimSession::set_speed(double cycles_per_second) {
+  cycles_per_second_ = std::clamp(cycles_per_second, 0.1, 1e8);
+}
+
+void SimSession::step(std::int64_t cycles) {
+  if (!sim_) return;
+  playing_ = false;
+  seek(sim_->cycle() + cycles);
+}
+
+void SimSession::seek(std::int64_t cycle) {
+  if (!sim_) {
+    deferred_seek_ = cycle;
+    return;
+  }
+  cycle = std::clamp<std::int64_t>(cycle, 0, sim_->total_cycles());
+  if (cycle == sim_->cycle()) return;
+  if (cycle > sim_->cycle())
+    sim_->run_until(cycle);
+  else
+    sim_->seek(cycle);
+  cycle_debt_ = 0;
+}
+
+bool SimSession::update(double dt, double budget_ms) {
+  bool changed = false;
+  if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    auto built = pending_.get();
+    if (next_build_) {
+      start_build(*next_build_);
+      next_build_.reset();
+      return changed;
+    }
+    sim_ = std::move(built);
+    error_ = sim_ ? std::string() : pending_error_;
+    cycle_debt_ = 0;
+    changed = true;
+    if (sim_ && deferred_seek_) {
+      seek(*deferred_seek_);
+    }
+    deferred_seek_.reset();
+  }
+  if (!sim_ || !playing_) return changed;
+  cycle_debt_ += dt * cycles_per_second_;
+  auto whole = static_cast<std::int64_t>(cycle_debt_);
+  if (whole <= 0) return changed;
+  cycle_debt_ -= static_cast<double>(whole);
+  const auto start = std::chrono::steady_clock::now();
+  const auto target = std::min(sim_->cycle() + whole, sim_->total_cycles());
+  // Step in slices so a high speed on a big chip cannot freeze the window: what does not fit
+  // in the budget is dropped (the clock slows down) rather than owed.
+  while (sim_->cycle() < target) {
+    sim_->run_until(std::min(target, sim_->cycle() + 256));
+    const double spent = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (spent > budget_ms) {
+      cycle_debt_ = 0;
+      break;
+    }
+  }
+  if (sim_->cycle() >= sim_->total_cycles()) playing_ = false;
+  return true;
+}
+
+}  // namespace ws::app

@@ -1,0 +1,86 @@
+// The simulated side of the window without the drawing: which launch is animated, the
+// Simulation built for it (off the UI thread: its first full run can take a moment), and the
+// playback clock. The GPU grid, CPU view, matrix view and timeline all read from here.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "warpscope/sim/simulation.hpp"
+
+namespace ws::app {
+
+struct SimControls {
+  std::string gpu_preset = "h100";
+  std::string cpu_preset = "this-machine";
+  sim::Kernel kernel = sim::Kernel::tiled;
+  int block = 16;              // block side: block × block threads
+  sim::Shape shape{256, 256, 256};
+  int cpu_cores = 0;           // 0: the model's default (min(preset cores, 8))
+
+  bool operator==(const SimControls& o) const {
+    return gpu_preset == o.gpu_preset && cpu_preset == o.cpu_preset && kernel == o.kernel && block == o.block &&
+           shape.m == o.shape.m && shape.n == o.shape.n && shape.k == o.shape.k && cpu_cores == o.cpu_cores;
+  }
+};
+
+// The animated size is the real run's size capped, so the animation stays watchable.
+inline constexpr int kMaxAnimatedSide = 256;
+sim::Shape animated_shape(int m, int n, int k, int cap = kMaxAnimatedSide);
+
+class SimSession {
+ public:
+  SimSession() = default;
+  ~SimSession();
+
+  // Starts building a simulation for `controls` in the background unless it is the current one.
+  void configure(const SimControls& controls);
+  const SimControls& controls() const { return requested_; }
+
+  // Call once a frame: adopts a finished build, advances playback by `dt` seconds of wall time,
+  // spending at most `budget_ms` stepping. Returns true when the shown state changed.
+  bool update(double dt, double budget_ms = 8.0);
+  // Blocks until the pending build is adopted (for headless screenshots only).
+  void wait_ready();
+
+  bool building() const { return pending_.valid(); }
+  // The launch could not be simulated (refused with its estimate, or no block fits).
+  const std::string& error() const { return error_; }
+  sim::Simulation* simulation() { return sim_.get(); }
+  const sim::Simulation* simulation() const { return sim_.get(); }
+
+  // Playback.
+  bool playing() const { return playing_; }
+  void set_playing(bool p) { playing_ = p && sim_ && sim_->cycle() < sim_->total_cycles(); }
+  void toggle_play() { set_playing(!playing_); }
+  double speed() const { return cycles_per_second_; }  // simulated cycles per wall second
+  void set_speed(double cycles_per_second);
+  void step(std::int64_t cycles);  // forward (>0) or back (<0)
+  void seek(std::int64_t cycle);
+  void restart() { seek(0); playing_ = false; }
+  std::int64_t cycle() const { return sim_ ? sim_->cycle() : 0; }
+  std::int64_t total_cycles() const { return sim_ ? sim_->total_cycles() : 0; }
+  // A cycle to jump to once the pending simulation is ready (lessons and --cycle ask before it is).
+  void seek_when_ready(std::int64_t cycle) { deferred_seek_ = cycle; }
+
+ private:
+  SimControls requested_;
+  bool have_requested_ = false;
+  std::unique_ptr<sim::Simulation> sim_;
+  void start_build(const SimControls& controls);
+
+  std::future<std::unique_ptr<sim::Simulation>> pending_;
+  std::optional<SimControls> next_build_;  // asked for while another build was running
+  std::string pending_error_;  // written by the builder, read after the future is ready
+  std::string error_;
+  bool playing_ = false;
+  double cycles_per_second_ = 2000;
+  double cycle_debt_ = 0;      // fractional cycles owed by playback
+  std::optional<std::int64_t> deferred_seek_;
+};
+
+}  // namespace ws::app

@@ -1,0 +1,86 @@
+#include "gui/cpu_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/lane_texels.hpp"
+#include "gui/theme.hpp"
+
+namespace ws::app {
+
+int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
+  int clicked = -1;
+  ImGui::BeginChild("cpu_view", size, false, ImGuiWindowFlags_NoScrollbar);
+  const sim::Simulation* s = session.simulation();
+  if (!s) {
+    ImGui::EndChild();
+    return clicked;
+  }
+  const auto& cpu = s->cpu();
+  const int cores = s->cpu_core_count();
+  ImGui::TextColored(colour_simulated(), "simulated: %s", cpu.name.c_str());
+  ImGui::TextDisabled("%d of its %d cores shown, naive loop, one cell at a time", cores, cpu.cores);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const int cols = cores <= 2 ? cores : cores <= 4 ? 2 : 4;
+  const int rows = (cores + cols - 1) / std::max(1, cols);
+  const float gap = 6;
+  const float box_w = (avail.x - gap * (cols - 1)) / std::max(1, cols);
+  const float box_h = std::max(60.0f, (avail.y - gap * (rows - 1)) / std::max(1, rows));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  const float line = ImGui::GetTextLineHeight();
+  const auto owners = owner_palette();
+  for (int core = 0; core < cores; ++core) {
+    const auto info = s->cpu_core(core);
+    const ImVec2 a(start.x + (core % cols) * (box_w + gap), start.y + (core / cols) * (box_h + gap));
+    const ImVec2 b(a.x + box_w, a.y + box_h);
+    const auto& o = owners[1 + core % kOwnerColours];
+    const ImU32 edge = ImGui::ColorConvertFloat4ToU32(ImVec4(o.r, o.g, o.b, 1));
+    dl->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_FrameBg), 6);
+    dl->AddRect(a, b, edge, 6, 0, core == selected_core ? 3.0f : 1.5f);
+    ImGui::SetCursorScreenPos(a);
+    if (ImGui::InvisibleButton(fmt::format("core{}", core).c_str(), ImVec2(box_w, box_h))) clicked = core;
+    dl->PushClipRect(a, b, true);
+    float y = a.y + 4;
+    auto text = [&](ImU32 colour, const std::string& t) {
+      dl->AddText(ImVec2(a.x + 8, y), colour, t.c_str());
+      y += line + 1;
+    };
+    const ImU32 fg = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    text(edge, fmt::format("Core {}", core));
+    if (box_h > line * 9) {
+      // The parts that make a core "smart": each costs transistors a GPU lane does not have.
+      const std::string parts[] = {
+          "branch predictor", "out-of-order window",
+          fmt::format("caches: L1 {} KB, L2 {} KB, L3 {:g} MB", cpu.l1d_kb, cpu.l2_kb, cpu.l3_mb),
+          fmt::format("SIMD unit: {}, {} lanes", cpu.simd_isa, cpu.fp32_lanes)};
+      for (const auto& part : parts) {
+        dl->AddRect(ImVec2(a.x + 8, y), ImVec2(b.x - 8, y + line + 2), dim, 3);
+        dl->AddText(ImVec2(a.x + 12, y + 1), dim, part.c_str());
+        y += line + 5;
+      }
+      y += 2;
+    }
+    if (info.row >= 0) {
+      text(fg, fmt::format("cell C[{}][{}]: k {} of {}", info.row, info.col, info.k_done, info.k_total));
+      const float frac = info.k_total ? float(info.k_done) / info.k_total : 0;
+      dl->AddRectFilled(ImVec2(a.x + 8, y), ImVec2(b.x - 8, y + 6), ImGui::GetColorU32(ImGuiCol_Border), 2);
+      dl->AddRectFilled(ImVec2(a.x + 8, y), ImVec2(a.x + 8 + (box_w - 16) * frac, y + 6), edge, 2);
+      y += 10;
+    } else {
+      text(fg, "finished its cells");
+    }
+    text(dim, fmt::format("{} of {} cells ({:.2f} %)", info.cells_done, info.cells_assigned, 100 * info.progress));
+    const auto accesses = info.l1_hits + info.l2_hits + info.l3_hits + info.dram_accesses;
+    if (accesses > 0 && box_h > line * 5)
+      text(dim, fmt::format("L1 hits {:.0f} %, DRAM {:.1f} %", 100.0 * info.l1_hits / accesses,
+                            100.0 * info.dram_accesses / accesses));
+    dl->PopClipRect();
+  }
+  ImGui::EndChild();
+  return clicked;
+}
+
+}  // namespace ws::app

@@ -1,0 +1,227 @@
+#include "gui/gpu_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "core/lane_texels.hpp"
+#include "gui/theme.hpp"
+
+namespace ws::app {
+
+namespace {
+
+ImVec4 to_imvec(const Rgba& c) { return ImVec4(c.r, c.g, c.b, c.a); }
+
+// Columns of SMs that make the chip as large as possible in the region.
+int best_columns(int blocks, float cell_w, float cell_h, ImVec2 region) {
+  int best = 1;
+  float best_scale = 0;
+  for (int cols = 1; cols <= blocks; ++cols) {
+    const int rows = (blocks + cols - 1) / cols;
+    const float scale = std::min(region.x / (cols * cell_w), region.y / (rows * cell_h));
+    if (scale > best_scale) {
+      best_scale = scale;
+      best = cols;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+void GpuView::fit_layout(const sim::Simulation& s, ImVec2 size) {
+  layout_.blocks = s.sm_count();
+  layout_.cells_x = s.lanes_per_warp();
+  layout_.cells_y = s.warp_slots_per_sm();
+  layout_.gap = 4;
+  layout_.block_columns = best_columns(layout_.blocks, layout_.cells_x + layout_.gap, layout_.cells_y + layout_.gap, size);
+}
+
+void GpuView::focus_world_rect(float x0, float y0, float x1, float y1) {
+  const float margin = 1.08f;
+  const float w = (x1 - x0) * margin, h = (y1 - y0) * margin;
+  const float scale = std::min(region_.x / w, region_.y / h);
+  target_.scale = std::clamp(scale, 0.05f, 200.0f);
+  target_.origin_x = (x0 + x1) / 2 - region_.x / target_.scale / 2;
+  target_.origin_y = (y0 + y1) / 2 - region_.y / target_.scale / 2;
+}
+
+void GpuView::zoom_to_chip() { pending_ = Pending::chip; }
+void GpuView::zoom_to_sm(int sm) { pending_ = Pending::sm, pending_sm_ = sm; }
+void GpuView::zoom_to_warp(int sm, int slot) { pending_ = Pending::warp, pending_sm_ = sm, pending_slot_ = slot; }
+void GpuView::zoom_to_lane(int sm, int slot, int lane) {
+  pending_ = Pending::lane, pending_sm_ = sm, pending_slot_ = slot, pending_lane_ = lane;
+}
+
+void GpuView::zoom_by(float factor) {
+  const float cx = target_.origin_x + region_.x / target_.scale / 2;
+  const float cy = target_.origin_y + region_.y / target_.scale / 2;
+  target_.scale = std::clamp(target_.scale * factor, 0.05f, 200.0f);
+  target_.origin_x = cx - region_.x / target_.scale / 2;
+  target_.origin_y = cy - region_.y / target_.scale / 2;
+}
+
+void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
+  ImGui::BeginChild("gpu_view", size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  const sim::Simulation* s = session.simulation();
+  size = ImGui::GetContentRegionAvail();
+  if (!s) {
+    ImGui::TextDisabled("%s", session.building() ? "simulating the launch..." : session.error().c_str());
+    ImGui::EndChild();
+    return;
+  }
+  if (!renderer_.ready()) {
+    ImGui::TextColored(colour_error(), "cannot draw the chip: %s", renderer_.error().c_str());
+    ImGui::EndChild();
+    return;
+  }
+  region_ = size;
+  if (s != laid_out_for_) {
+    fit_layout(*s, size);
+    laid_out_for_ = s;
+    if (pending_ == Pending::none) pending_ = Pending::chip;
+  }
+  // Resolve a requested zoom now that the layout (and so world coordinates) is known.
+  const float pitch_x = layout_.cells_x + layout_.gap, pitch_y = layout_.cells_y + layout_.gap;
+  auto sm_x = [&](int sm) { return (sm % layout_.block_columns) * pitch_x; };
+  auto sm_y = [&](int sm) { return (sm / layout_.block_columns) * pitch_y; };
+  const bool first_fit = view_.scale <= 1e-6f;
+  switch (pending_) {
+    case Pending::chip: focus_world_rect(-layout_.gap, -layout_.gap, layout_.world_width(), layout_.world_height()); break;
+    case Pending::sm: {
+      const int sm = std::clamp(pending_sm_, 0, layout_.blocks - 1);
+      focus_world_rect(sm_x(sm) - 1, sm_y(sm) - 1, sm_x(sm) + layout_.cells_x + 1, sm_y(sm) + layout_.cells_y + 1);
+      break;
+    }
+    case Pending::warp: {
+      const int sm = std::clamp(pending_sm_, 0, layout_.blocks - 1);
+      const int slot = std::clamp(pending_slot_, 0, layout_.cells_y - 1);
+      focus_world_rect(sm_x(sm) - 2, sm_y(sm) + slot - 3, sm_x(sm) + layout_.cells_x + 2, sm_y(sm) + slot + 4);
+      break;
+    }
+    case Pending::lane: {
+      const int sm = std::clamp(pending_sm_, 0, layout_.blocks - 1);
+      const int slot = std::clamp(pending_slot_, 0, layout_.cells_y - 1);
+      const float x = sm_x(sm) + std::clamp(pending_lane_, 0, 31), y = sm_y(sm) + slot;
+      focus_world_rect(x - 4, y - 2, x + 5, y + 3);
+      break;
+    }
+    case Pending::none: break;
+  }
+  if (pending_ != Pending::none && first_fit) view_ = target_;
+  pending_ = Pending::none;
+
+  // Ease toward the target: zoom in log space so it feels uniform across 1000× of scale.
+  const float t = 1.0f - std::exp(-static_cast<float>(dt) * 10.0f);
+  const float log_scale = std::log(view_.scale) + (std::log(target_.scale) - std::log(view_.scale)) * t;
+  const float cx = view_.origin_x + region_.x / view_.scale / 2, cy = view_.origin_y + region_.y / view_.scale / 2;
+  const float tcx = target_.origin_x + region_.x / target_.scale / 2, tcy = target_.origin_y + region_.y / target_.scale / 2;
+  view_.scale = std::exp(log_scale);
+  const float ncx = cx + (tcx - cx) * t, ncy = cy + (tcy - cy) * t;
+  view_.origin_x = ncx - region_.x / view_.scale / 2;
+  view_.origin_y = ncy - region_.y / view_.scale / 2;
+
+  texels_.resize(static_cast<std::size_t>(layout_.blocks) * layout_.cells_y * layout_.cells_x);
+  encode_lane_texels(*s, texels_);
+  std::array<ImVec4, 16> palette;
+  const auto lp = lane_palette();
+  for (int i = 0; i < 16; ++i) palette[i] = to_imvec(lp[i]);
+  const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  renderer_.set_palette(palette, bg, ImVec4(0, 0, 0, 1), ImVec4(1.0f, 0.85f, 0.1f, 1));
+  renderer_.upload(texels_, layout_);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  renderer_.draw(size, view_, highlight_sm >= 0 ? highlight_sm : selection.sm);
+
+  // Mouse: wheel zooms around the cursor, drag pans, click selects a lane.
+  ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsItemHovered()) {
+    const float mx = io.MousePos.x - origin.x, my = io.MousePos.y - origin.y;
+    if (io.MouseWheel != 0) {
+      const float wx = view_.origin_x + mx / view_.scale, wy = view_.origin_y + my / view_.scale;
+      const float factor = std::pow(1.25f, io.MouseWheel);
+      view_.scale = target_.scale = std::clamp(view_.scale * factor, 0.05f, 200.0f);
+      view_.origin_x = target_.origin_x = wx - mx / view_.scale;
+      view_.origin_y = target_.origin_y = wy - my / view_.scale;
+    }
+    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left, 3.0f)) {
+      view_.origin_x -= io.MouseDelta.x / view_.scale;
+      view_.origin_y -= io.MouseDelta.y / view_.scale;
+      target_ = view_;
+    } else if (ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
+               std::abs(io.MouseDragMaxDistanceSqr[0]) < 9.0f) {
+      const float wx = view_.origin_x + mx / view_.scale, wy = view_.origin_y + my / view_.scale;
+      const int col = static_cast<int>(std::floor(wx / pitch_x)), row = static_cast<int>(std::floor(wy / pitch_y));
+      const float ix = wx - col * pitch_x, iy = wy - row * pitch_y;
+      const int sm = row * layout_.block_columns + col;
+      if (col >= 0 && row >= 0 && col < layout_.block_columns && sm < layout_.blocks && ix < layout_.cells_x &&
+          iy < layout_.cells_y)
+        selection = {sm, static_cast<int>(iy), static_cast<int>(ix)};
+      else
+        selection = {};
+    }
+  }
+  draw_labels(*s, origin, size);
+  ImGui::EndChild();
+}
+
+void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
+  const float pitch_x = layout_.cells_x + layout_.gap, pitch_y = layout_.cells_y + layout_.gap;
+  const float sc = view_.scale;
+  const float line_h = ImGui::GetTextLineHeight();
+  const ImU32 text = IM_COL32(235, 235, 235, 255), shadow = IM_COL32(0, 0, 0, 200);
+  auto label = [&](ImVec2 p, const std::string& t) {
+    dl->AddText(ImVec2(p.x + 1, p.y + 1), shadow, t.c_str());
+    dl->AddText(p, text, t.c_str());
+  };
+  auto to_screen = [&](float wx, float wy) {
+    return ImVec2(origin.x + (wx - view_.origin_x) * sc, origin.y + (wy - view_.origin_y) * sc);
+  };
+  const int rows = (layout_.blocks + layout_.block_columns - 1) / layout_.block_columns;
+  const int c0 = std::max(0, static_cast<int>(std::floor(view_.origin_x / pitch_x)));
+  const int c1 = std::min(layout_.block_columns - 1, static_cast<int>(std::floor((view_.origin_x + size.x / sc) / pitch_x)));
+  const int r0 = std::max(0, static_cast<int>(std::floor(view_.origin_y / pitch_y)));
+  const int r1 = std::min(rows - 1, static_cast<int>(std::floor((view_.origin_y + size.y / sc) / pitch_y)));
+  const bool sm_labels = layout_.gap * sc >= line_h;             // room in the gap above each SM
+  const bool warp_labels = sc >= line_h * 0.9f;                   // a warp row is a text line tall
+  const bool lane_labels = sc >= ImGui::CalcTextSize("31").x + 4;  // a lane cell fits its number
+  for (int r = r0; r <= r1; ++r)
+    for (int c = c0; c <= c1; ++c) {
+      const int sm = r * layout_.block_columns + c;
+      if (sm >= layout_.blocks) continue;
+      const float wx = c * pitch_x, wy = r * pitch_y;
+      if (sm_labels) label(to_screen(wx, wy - line_h / sc - 0.2f), fmt::format("SM {}", sm));
+      if (!warp_labels) continue;
+      const int s0 = std::max(0, static_cast<int>(std::floor(view_.origin_y - wy)));
+      const int s1 = std::min(layout_.cells_y - 1, static_cast<int>(std::ceil(view_.origin_y + size.y / sc - wy)));
+      for (int slot = s0; slot <= s1; ++slot) {
+        const auto info = s.warp_info(sm, slot);
+        ImVec2 p = to_screen(wx, wy + slot);
+        std::string t = fmt::format("warp {}", slot);
+        if (info.block_x >= 0) t += fmt::format("  block ({},{})", info.block_x, info.block_y);
+        const float tw = ImGui::CalcTextSize(t.c_str()).x;
+        // In the gap to the left when it is wide enough, else over the first lanes.
+        if (layout_.gap * sc > tw + 6) p.x -= tw + 4;
+        label(ImVec2(p.x + 2, p.y + (sc - line_h) / 2), t);
+        if (lane_labels && sc >= line_h * 1.6f)
+          for (int lane = 0; lane < layout_.cells_x; ++lane) {
+            const ImVec2 q = to_screen(wx + lane, wy + slot);
+            if (q.x < origin.x - sc || q.x > origin.x + size.x) continue;
+            label(ImVec2(q.x + 2, q.y + sc - line_h - 1), std::to_string(lane));
+          }
+      }
+    }
+  if (selection.valid()) {
+    const ImVec2 a = to_screen((selection.sm % layout_.block_columns) * pitch_x + selection.lane,
+                               (selection.sm / layout_.block_columns) * pitch_y + selection.slot);
+    dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + std::max(sc, 3.0f) + 1, a.y + std::max(sc, 3.0f) + 1),
+                IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
+  }
+  dl->PopClipRect();
+}
+
+}  // namespace ws::app

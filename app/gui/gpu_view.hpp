@@ -1,0 +1,52 @@
+// The simulated chip: every SM of the preset in a grid, its resident warps as rows, their 32
+// lanes as cells, coloured by the model's state. Wheel zooms around the cursor, drag pans,
+// a click picks a lane for the inspector; labels appear when there is room for them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/sim_session.hpp"
+#include "gui/cell_grid_renderer.hpp"
+
+namespace ws::app {
+
+struct LaneSelection {
+  int sm = -1, slot = -1, lane = -1;
+  bool valid() const { return sm >= 0; }
+};
+
+class GpuView {
+ public:
+  // Draws the view into a child region of `size` pixels.
+  void draw(SimSession& session, ImVec2 size, double dt);
+
+  // Smooth zoom targets (lessons and keys ask for these).
+  void zoom_to_chip();
+  void zoom_to_sm(int sm);
+  void zoom_to_warp(int sm, int slot);
+  void zoom_to_lane(int sm, int slot, int lane);
+  void zoom_by(float factor);  // around the view's centre
+  void snap() { view_ = target_; }  // skip the animation (screenshots)
+
+  LaneSelection selection;
+  int highlight_sm = -1;
+  const GridLayout& layout() const { return layout_; }
+  const GridView& view() const { return view_; }
+
+ private:
+  void fit_layout(const sim::Simulation& s, ImVec2 size);
+  void focus_world_rect(float x0, float y0, float x1, float y1);
+  void draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size);
+
+  CellGridRenderer renderer_;
+  std::vector<std::uint8_t> texels_;
+  GridLayout layout_;
+  GridView view_, target_;
+  ImVec2 region_{0, 0};
+  const sim::Simulation* laid_out_for_ = nullptr;
+  enum class Pending { none, chip, sm, warp, lane } pending_ = Pending::chip;
+  int pending_sm_ = 0, pending_slot_ = 0, pending_lane_ = 0;
+};
+
+}  // namespace ws::app

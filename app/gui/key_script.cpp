@@ -1,0 +1,91 @@
+#include "gui/key_script.hpp"
+
+#include <map>
+#include <sstream>
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+
+namespace ws::app {
+
+namespace {
+
+const std::map<std::string, int>& key_names() {
+  static const std::map<std::string, int> names = {
+      {"Right", GLFW_KEY_RIGHT}, {"Left", GLFW_KEY_LEFT},     {"Up", GLFW_KEY_UP},
+      {"Down", GLFW_KEY_DOWN},   {"Space", GLFW_KEY_SPACE},   {"Home", GLFW_KEY_HOME},
+      {"End", GLFW_KEY_END},     {"PageDown", GLFW_KEY_PAGE_DOWN}, {"PageUp", GLFW_KEY_PAGE_UP},
+      {"F11", GLFW_KEY_F11},     {"F12", GLFW_KEY_F12},       {"Escape", GLFW_KEY_ESCAPE},
+      {"Period", GLFW_KEY_PERIOD}, {"Comma", GLFW_KEY_COMMA}, {"Equal", GLFW_KEY_EQUAL},
+      {"Minus", GLFW_KEY_MINUS}, {"0", GLFW_KEY_0},           {"C", GLFW_KEY_C},
+      {"L", GLFW_KEY_L},         {"T", GLFW_KEY_T}};
+  return names;
+}
+
+void send(GLFWwindow* window, int key, int action) {
+  ImGui_ImplGlfw_KeyCallback(window, key, glfwGetKeyScancode(key), action, 0);
+}
+
+}  // namespace
+
+std::string KeyScript::parse(const std::string& text) {
+  events_.clear();
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (item.empty()) continue;
+    Event e;
+    if (item.rfind("wait:", 0) == 0) {
+      try {
+        e.wait_frames = std::stoi(item.substr(5));
+      } catch (...) {
+        return "bad wait '" + item + "'";
+      }
+      events_.push_back(e);
+      continue;
+    }
+    std::string name = item;
+    for (;;) {
+      if (name.rfind("Shift+", 0) == 0) e.shift = true, name = name.substr(6);
+      else if (name.rfind("Ctrl+", 0) == 0) e.ctrl = true, name = name.substr(5);
+      else break;
+    }
+    const auto it = key_names().find(name);
+    if (it == key_names().end()) {
+      std::string valid;
+      for (const auto& [k, v] : key_names()) valid += (valid.empty() ? "" : ", ") + k;
+      return "unknown key '" + name + "'; valid: " + valid + ", with Shift+ or Ctrl+, or wait:N";
+    }
+    e.key = it->second;
+    events_.push_back(e);
+  }
+  return {};
+}
+
+void KeyScript::feed_next(GLFWwindow* window) {
+  if (holding_) {
+    send(window, held_.key, GLFW_RELEASE);
+    if (held_.shift) send(window, GLFW_KEY_LEFT_SHIFT, GLFW_RELEASE);
+    if (held_.ctrl) send(window, GLFW_KEY_LEFT_CONTROL, GLFW_RELEASE);
+    holding_ = false;
+    return;  // a frame with the key up, so the next press counts as a new one
+  }
+  if (waiting_ > 0) {
+    --waiting_;
+    return;
+  }
+  if (next_ >= events_.size()) return;
+  const Event e = events_[next_++];
+  if (e.key == 0) {
+    waiting_ = e.wait_frames;
+    return;
+  }
+  if (e.shift) send(window, GLFW_KEY_LEFT_SHIFT, GLFW_PRESS);
+  if (e.ctrl) send(window, GLFW_KEY_LEFT_CONTROL, GLFW_PRESS);
+  send(window, e.key, GLFW_PRESS);
+  held_ = e;
+  holding_ = true;
+}
+
+}  // namespace ws::app

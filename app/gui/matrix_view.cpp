@@ -1,0 +1,64 @@
+#include "gui/matrix_view.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include "core/lane_texels.hpp"
+#include "gui/theme.hpp"
+
+namespace ws::app {
+
+namespace {
+
+void draw_matrix(CellGridRenderer& renderer, std::vector<std::uint8_t>& cells, int m, int n, ImVec2 box) {
+  GridLayout layout;
+  layout.blocks = 1;
+  layout.block_columns = 1;
+  layout.cells_x = n;
+  layout.cells_y = m;
+  layout.gap = 0;
+  std::array<ImVec4, 16> palette;
+  const auto op = owner_palette();
+  for (int i = 0; i < 16; ++i) palette[i] = ImVec4(op[i].r, op[i].g, op[i].b, op[i].a);
+  renderer.set_palette(palette, ImGui::GetStyleColorVec4(ImGuiCol_WindowBg), ImVec4(0, 0, 0, 1), ImVec4(1, 1, 0, 1));
+  renderer.upload(cells, layout);
+  // Keep cells square: the matrix's aspect, fitted in the box.
+  const float scale = std::min(box.x / n, box.y / m);
+  GridView view;
+  view.scale = scale;
+  renderer.draw(ImVec2(std::max(1.0f, n * scale), std::max(1.0f, m * scale)), view);
+}
+
+}  // namespace
+
+void MatrixView::draw(const SimSession& session, ImVec2 size) {
+  ImGui::BeginChild("matrix_view", size, false, ImGuiWindowFlags_NoScrollbar);
+  const sim::Simulation* s = session.simulation();
+  if (!s || !gpu_renderer_.ready()) {
+    ImGui::EndChild();
+    return;
+  }
+  const auto shape = s->config().shape;
+  const long long total = static_cast<long long>(shape.m) * shape.n;
+  gpu_cells_.resize(total);
+  cpu_cells_.resize(total);
+  encode_gpu_matrix(*s, gpu_cells_);
+  encode_cpu_matrix(*s, cpu_cells_);
+  const float half = (ImGui::GetContentRegionAvail().x - 8) / 2;
+  const float box_h = ImGui::GetContentRegionAvail().y - 2 * ImGui::GetTextLineHeightWithSpacing();
+  ImGui::BeginGroup();
+  ImGui::TextColored(colour_simulated(), "GPU's C: %.1f %%", 100.0 * s->c_done_count() / total);
+  draw_matrix(gpu_renderer_, gpu_cells_, shape.m, shape.n, ImVec2(half, box_h));
+  ImGui::EndGroup();
+  ImGui::SameLine(half + 8);
+  ImGui::BeginGroup();
+  ImGui::TextColored(colour_simulated(), "CPU's C: %.2f %%", 100.0 * s->cpu_cells_done() / total);
+  draw_matrix(cpu_renderer_, cpu_cells_, shape.m, shape.n, ImVec2(half, box_h));
+  ImGui::EndGroup();
+  ImGui::TextDisabled("colour: the SM or core that finished the cell");
+  ImGui::EndChild();
+}
+
+}  // namespace ws::app

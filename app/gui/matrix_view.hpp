@@ -1,0 +1,22 @@
+// The output matrix C twice, as the simulated GPU and the simulated CPU cores fill it in, each
+// cell coloured by the SM or core that finished it, so the wave-by-wave order is visible.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/sim_session.hpp"
+#include "gui/cell_grid_renderer.hpp"
+
+namespace ws::app {
+
+class MatrixView {
+ public:
+  void draw(const SimSession& session, ImVec2 size);
+
+ private:
+  CellGridRenderer gpu_renderer_, cpu_renderer_;
+  std::vector<std::uint8_t> gpu_cells_, cpu_cells_;
+};
+
+}  // namespace ws::app

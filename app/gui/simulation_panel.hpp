@@ -1,0 +1,36 @@
+// The simulated side of the window: preset and launch controls, the chip, the CPU cores, the
+// output matrix, the inspector and the timeline, laid out in one region.
+#pragma once
+
+#include "core/real_run_session.hpp"
+#include "core/sim_session.hpp"
+#include "gui/gpu_view.hpp"
+#include "gui/matrix_view.hpp"
+
+namespace ws::app {
+
+struct SimulationPanel {
+  SimSession session;
+  GpuView gpu_view;
+  MatrixView matrix_view;
+  int selected_core = -1;
+  int animated_cap = kMaxAnimatedSide;
+  SimControls controls;  // presets and block; the shape and kernel follow the real run
+
+  // Where the views were drawn last frame (screen pixels: x, y, w, h), for --print-state so
+  // headless tests can check the pixels of each view.
+  struct Rect { float x = 0, y = 0, w = 0, h = 0; };
+  Rect chip_rect, cpu_rect, matrix_rect;
+
+  // The launch follows the real run's controls: same M, N, K (capped) and the nearest kernel.
+  void sync(const RealRunControls& real);
+  // `real` may be edited (the kernel picker here changes the real GPU kernel too).
+  void draw(ImVec2 size, double dt, RealRunControls& real, bool& real_edited);
+};
+
+// The model's kernel for a real GPU kernel: cuda-naive -> naive, anything else -> tiled.
+sim::Kernel sim_kernel_for(const std::string& real_gpu_kernel);
+// The preset a real GPU maps to, or "h100" when there is none (or it matches no named preset).
+std::string default_gpu_preset();
+
+}  // namespace ws::app

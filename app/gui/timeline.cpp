@@ -1,0 +1,73 @@
+#include "gui/timeline.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <imgui.h>
+#include <GLFW/glfw3.h>
+
+#include "gui/theme.hpp"
+
+namespace ws::app {
+
+std::string finish_caption(const sim::Simulation& s) {
+  if (!s.gpu_done()) return {};
+  return fmt::format("The simulated GPU finished at {:.4g} ms; the CPU cores are {:.3g} % through.",
+                     s.cycle_to_ms(s.total_cycles()), 100.0 * s.cpu_progress());
+}
+
+static std::int64_t big_step(const SimSession& session) {
+  return std::max<std::int64_t>(1, session.total_cycles() / 100);
+}
+
+void handle_timeline_keys(SimSession& session, bool arrows_step_cycles) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) session.toggle_play();
+  const std::int64_t amount = io.KeyShift ? big_step(session) : 1;
+  const bool forward = arrows_step_cycles ? ImGui::IsKeyPressed(GLFW_KEY_RIGHT) : ImGui::IsKeyPressed(GLFW_KEY_PERIOD);
+  const bool back = arrows_step_cycles ? ImGui::IsKeyPressed(GLFW_KEY_LEFT) : ImGui::IsKeyPressed(GLFW_KEY_COMMA);
+  if (forward) session.step(amount);
+  if (back) session.step(-amount);
+  if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) session.restart();
+}
+
+void draw_timeline(SimSession& session) {
+  const sim::Simulation* s = session.simulation();
+  if (!s) {
+    ImGui::TextDisabled("%s", session.building() ? "simulating..." : session.error().c_str());
+    return;
+  }
+  if (ImGui::Button("|<")) session.restart();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Restart (Home)");
+  ImGui::SameLine();
+  if (ImGui::Button("<")) session.step(-1);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Step back one cycle (Left; Shift: 1 %%)");
+  ImGui::SameLine();
+  if (ImGui::Button(session.playing() ? "Pause" : "Play", ImVec2(70, 0))) session.toggle_play();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Space");
+  ImGui::SameLine();
+  if (ImGui::Button(">")) session.step(1);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Step one cycle (Right; Shift: 1 %%)");
+  ImGui::SameLine();
+  float speed = static_cast<float>(session.speed());
+  ImGui::SetNextItemWidth(220);
+  if (ImGui::SliderFloat("cycles/s", &speed, 1.0f, 1e7f, "%.0f", ImGuiSliderFlags_Logarithmic))
+    session.set_speed(speed);
+  ImGui::SameLine();
+  long long cycle = session.cycle();
+  const long long lo = 0, hi = session.total_cycles();
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::SliderScalar("##cycle", ImGuiDataType_S64, &cycle, &lo, &hi, "cycle %lld")) session.seek(cycle);
+
+  ImGui::TextColored(colour_simulated(), "simulated: %s, %s kernel", s->gpu().name.c_str(), sim::to_string(s->config().kernel));
+  ImGui::SameLine();
+  ImGui::Text("cycle %lld of %lld  =  %.4g of %.4g ms at %.0f MHz", static_cast<long long>(s->cycle()),
+              static_cast<long long>(s->total_cycles()), s->cycle_to_ms(s->cycle()), s->cycle_to_ms(s->total_cycles()),
+              s->gpu().clock_mhz);
+  const auto caption = finish_caption(*s);
+  if (!caption.empty()) ImGui::TextColored(colour_simulated(), "%s", caption.c_str());
+}
+
+}  // namespace ws::app

@@ -1,0 +1,16 @@
+// The shared clock of the simulated GPU and CPU: scrub bar, play/pause, single and big steps,
+// speed, restart; and the caption that says where both sides are.
+#pragma once
+
+#include "core/sim_session.hpp"
+
+namespace ws::app {
+
+void draw_timeline(SimSession& session);
+// Keys: Space play/pause, Right/Left one cycle (Shift: 1 % of the run), Home restart.
+// `arrows_step_cycles` is false while a lesson owns the arrow keys; then '.' and ',' step cycles.
+void handle_timeline_keys(SimSession& session, bool arrows_step_cycles);
+// "The simulated GPU finished at 0.21 ms; the CPU cores are 0.4 % through." (empty while running)
+std::string finish_caption(const sim::Simulation& s);
+
+}  // namespace ws::app

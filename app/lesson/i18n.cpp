@@ -1,0 +1,135 @@
+// The English and Korean UI string tables and the lookup that never returns null.
+#include "i18n.hpp"
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+#include <set>
+
+namespace ws::lesson {
+
+namespace {
+
+struct Entry {
+    std::string_view key;
+    const char* en;
+    const char* ko;  // nullptr: not translated yet, English is shown
+};
+
+// Korean strings may reorder arguments with {0} {1}; each string is consistent on its own.
+constexpr Entry kTable[] = {
+    // Window and panel titles.
+    {"panel.real_run", "Real run", "실제 실행"},
+    {"panel.gpu", "Simulated GPU", "시뮬레이션 GPU"},
+    {"panel.cpu", "CPU cores", "CPU 코어"},
+    {"panel.matrix", "Output matrix C", "출력 행렬 C"},
+    {"panel.timeline", "Timeline", "타임라인"},
+    {"panel.inspector", "Inspector", "상세 정보"},
+    {"panel.timers", "Timers", "측정 시간"},
+    {"panel.caption", "Caption", "설명"},
+    {"panel.lesson", "Lesson", "강의"},
+    {"panel.settings", "Settings", "설정"},
+    // Controls.
+    {"control.m", "M", "M"},
+    {"control.n", "N", "N"},
+    {"control.k", "K", "K"},
+    {"control.threads", "Threads", "스레드"},
+    {"control.kernel", "Kernel", "커널"},
+    {"control.block_size", "Block size", "블록 크기"},
+    {"control.run", "Run", "실행"},
+    {"control.cancel", "Cancel", "취소"},
+    {"control.play", "Play", "재생"},
+    {"control.pause", "Pause", "일시정지"},
+    {"control.step", "Step", "한 사이클"},
+    {"control.restart", "Restart", "처음부터"},
+    {"control.speed", "Speed", "속도"},
+    {"control.speed_value", "{} cycles/s", "초당 {} 사이클"},
+    {"control.preset", "Preset", "프리셋"},
+    {"control.gpu_preset", "GPU preset", "GPU 프리셋"},
+    {"control.cpu_preset", "CPU preset", "CPU 프리셋"},
+    {"control.language", "Language", "언어"},
+    {"control.theme", "Theme", "테마"},
+    {"control.theme_dark", "Dark", "어둡게"},
+    {"control.theme_light", "Light (high contrast)", "밝게 (고대비)"},
+    {"control.clean_mode", "Clean mode", "발표용 화면"},
+    {"control.fullscreen", "Fullscreen", "전체 화면"},
+    {"control.ui_scale", "UI scale", "UI 크기"},
+    {"control.zoom_out", "Zoom out", "축소"},
+    // Lesson player.
+    {"lesson.open", "Open lesson...", "강의 열기..."},
+    {"lesson.next", "Next", "다음"},
+    {"lesson.prev", "Previous", "이전"},
+    {"lesson.restart", "Back to the start", "처음으로"},
+    {"lesson.exit", "Leave lesson", "강의 끝내기"},
+    {"lesson.step_of", "Step {} of {}", "{0} / {1} 단계"},
+    {"lesson.load_failed", "Cannot load the lesson", "강의를 불러올 수 없습니다"},
+    {"lesson.state_kept", "The current state was kept.", "현재 상태는 그대로 유지됩니다."},
+    // Legend of warp states.
+    {"legend.issuing", "issuing", "명령 실행 중"},
+    {"legend.waiting_memory", "waiting on memory", "메모리 대기"},
+    {"legend.waiting_barrier", "waiting at barrier", "배리어 대기"},
+    {"legend.not_resident", "not resident", "SM에 없음"},
+    {"legend.done", "done", "완료"},
+    // Labels with values.
+    {"label.measured_on", "measured on {}", "{}에서 측정"},
+    {"label.simulated", "simulated: {}", "시뮬레이션: {}"},
+    {"label.gpu_faster", "GPU is {}\xC3\x97 faster than {} CPU threads at {}",
+     "{2}에서 GPU가 CPU 스레드 {1}개보다 {0}배 빠릅니다"},
+    {"label.verified", "verified", "검증됨"},
+    {"label.failed_verification", "FAILED verification", "검증 실패"},
+    {"label.skipped", "skipped", "건너뜀"},
+    {"label.no_gpu", "no GPU", "GPU 없음"},
+    {"label.running", "running...", "실행 중..."},
+    {"label.cancelled", "cancelled", "취소됨"},
+    {"label.cycle", "cycle {}", "{} 사이클"},
+    {"label.cells_done", "{} of {} cells done", "셀 {1}개 중 {0}개 완료"},
+    {"label.occupancy", "occupancy", "점유율"},
+    {"label.sm", "SM {}", "SM {}"},
+    {"label.warp", "warp {}", "워프 {}"},
+    {"label.lane", "lane {}", "레인 {}"},
+    {"label.block", "block {}", "블록 {}"},
+    {"label.core", "core {}", "코어 {}"},
+    {"label.this_machine", "this machine", "이 컴퓨터"},
+    {"label.kernel_naive", "naive", "단순 (naive)"},
+    {"label.kernel_tiled", "tiled", "타일 (tiled)"},
+    // Shown in English on purpose when Hangul cannot be drawn; the Korean text is for logs.
+    {"label.font_missing", "Korean font missing: install fonts-nanum",
+     "한국어 글꼴이 없습니다: fonts-nanum을 설치하세요"},
+};
+
+const Entry* find(std::string_view key) {
+    for (const Entry& e : kTable)
+        if (e.key == key) return &e;
+    return nullptr;
+}
+
+}  // namespace
+
+std::string_view language_code(Language lang) { return lang == Language::ko ? "ko" : "en"; }
+
+const char* language_name(Language lang) { return lang == Language::ko ? "한국어" : "English"; }
+
+std::optional<Language> language_from_code(std::string_view code) {
+    if (code == "en") return Language::en;
+    if (code == "ko") return Language::ko;
+    return std::nullopt;
+}
+
+const char* tr(std::string_view key, Language lang) {
+    if (const Entry* e = find(key)) return (lang == Language::ko && e->ko) ? e->ko : e->en;
+    // Unknown keys are interned so the returned pointer outlives the caller's string_view.
+    static std::mutex mutex;
+    static std::set<std::string, std::less<>> unknown;
+    std::lock_guard lock(mutex);
+    auto it = unknown.find(key);
+    if (it == unknown.end()) it = unknown.emplace(key).first;
+    return it->c_str();
+}
+
+std::vector<std::string_view> ui_keys() {
+    std::vector<std::string_view> keys;
+    for (const Entry& e : kTable) keys.push_back(e.key);
+    return keys;
+}
+
+}  // namespace ws::lesson

@@ -1,0 +1,190 @@
+// Lecture-mode lessons: the file format (TOML), its parser, and the rule that turns a list of
+// partial steps into the full app state at any step. No GUI code here: the window that plays a
+// lesson and the `warpscope lesson` CLI both build on this.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ws::lesson {
+
+// Where the simulated view is zoomed. Indices that do not apply to `kind` stay 0.
+struct Zoom {
+    enum class Kind { chip, sm, warp, lane };
+    Kind kind = Kind::chip;
+    int sm = 0;
+    int warp = 0;
+    int lane = 0;
+    friend bool operator==(const Zoom&, const Zoom&) = default;
+};
+
+// "chip", "sm:3", "warp:3:5", "lane:3:5:12": the spelling used in lesson files.
+std::string to_string(const Zoom& z);
+
+// Something drawn with an outline. Same spelling as in lesson files:
+// "sm:S", "warp:S:W", "lane:S:W:L", "core:C", "cell:ROW:COL".
+struct Highlight {
+    enum class Kind { sm, warp, lane, core, cell };
+    Kind kind = Kind::sm;
+    int a = 0;  // sm index, core index, or row
+    int b = 0;  // warp index within the SM, or column
+    int c = 0;  // lane index
+    friend bool operator==(const Highlight&, const Highlight&) = default;
+};
+std::string to_string(const Highlight& h);
+
+// Panel names a lesson may show; any panel not listed is hidden while the step is shown.
+inline constexpr std::string_view kPanelNames[] = {"gpu",      "cpu",       "matrix", "timeline",
+                                                   "inspector", "timers", "caption"};
+
+// One step exactly as written: every state field is optional because a step only says what
+// changes ("anything a step leaves out stays as it was").
+struct Step {
+    int line = 0;  // where the [[step]] header is, so tools can point at it
+
+    std::optional<std::string> title;
+    std::optional<std::string> caption;  // markup-lite with {placeholders}; see parse_caption_markup
+
+    std::optional<std::string> gpu_preset;
+    std::optional<std::string> cpu_preset;
+    std::optional<int> m, n, k;          // size of the simulated (animated) matmul
+    std::optional<std::string> kernel;   // simulated GPU kernel: a Vocabulary::sim_kernels name
+    std::optional<int> block_size;       // side of the square thread block (threads = side²)
+
+    std::optional<std::string> cpu_kernel;  // real run: a Vocabulary::real_kernels name
+    std::optional<std::string> gpu_kernel;  // real run: a Vocabulary::real_kernels name
+    std::optional<int> real_m, real_n, real_k;  // real runs can afford sizes the animation cannot
+    std::optional<int> threads;                 // CPU threads for the real run
+
+    std::optional<Zoom> zoom;
+    std::optional<std::vector<Highlight>> highlight;  // replaces the list; [] clears it
+    std::optional<std::vector<std::string>> panels;   // replaces the set of shown panels
+    std::optional<std::int64_t> cycle;                // jump the simulation to this cycle
+    std::optional<bool> play;
+    std::optional<double> speed;  // simulated cycles per wall-clock second
+    std::optional<bool> real_run;  // start a real run when the step is entered
+};
+
+struct Lesson {
+    std::string title;
+    std::string language = "en";  // "en" or "ko"; picks the UI string table while playing
+    std::string description;
+    std::vector<Step> steps;
+};
+
+// The complete state at a step: what the GUI sets when a step is entered.
+struct AppliedState {
+    std::string title;    // this step's own title, not carried over
+    std::string caption;  // this step's own caption, not carried over
+
+    std::string gpu_preset = "h100";
+    std::string cpu_preset = "this-machine";
+    int m = 128, n = 128, k = 128;
+    std::string kernel = "naive";
+    int block_size = 16;
+
+    std::string cpu_kernel = "cpu-parallel";
+    std::string gpu_kernel = "cuda-tiled";
+    int real_m = 1024, real_n = 1024, real_k = 1024;
+    int threads = 0;  // 0: all hardware threads (a lesson itself can only say 1..1024)
+
+    Zoom zoom{};
+    std::vector<Highlight> highlight;
+    std::vector<std::string> panels{"gpu", "cpu", "matrix", "caption"};
+    std::int64_t cycle = 0;
+    bool play = false;
+    double speed = 200.0;
+    bool real_run = false;  // an action: true only on the step that asks for it, never carried
+
+    friend bool operator==(const AppliedState&, const AppliedState&) = default;
+};
+
+// Applies one step's explicit fields on top of `state` (for moving forward one step while the
+// simulation keeps its live position).
+void apply_step(const Step& step, AppliedState& state);
+
+// Folds steps 0..step over `initial`. Entering step i is always state_at(lesson, i, initial), so
+// leaving a step and coming back restores it exactly. `step` past the end is clamped.
+AppliedState state_at(const Lesson& lesson, std::size_t step, const AppliedState& initial);
+
+struct Diagnostic {
+    enum class Severity { error, warning };
+    std::string file;
+    int line = 0;    // 1-based; 0 when there is no position (e.g. the file cannot be read)
+    int column = 0;  // 1-based
+    Severity severity = Severity::error;
+    std::string message;
+};
+
+// "FILE:LINE:COLUMN: error: what is wrong" (or "warning:"); "FILE: error: ..." without a line.
+std::string format(const Diagnostic& d);
+
+// Names the parser accepts. The app fills it from the sim and kernel registries so this library
+// needs neither. An empty list accepts any name (useful before a registry exists).
+struct Vocabulary {
+    std::vector<std::string> gpu_presets;
+    std::vector<std::string> cpu_presets;
+    std::vector<std::string> sim_kernels;
+    std::vector<std::string> real_kernels;
+};
+
+// Value ranges, shared by the parser, the docs and the tests.
+inline constexpr int kMinDim = 1, kMaxDim = 16384;
+inline constexpr int kMinBlockSide = 1, kMaxBlockSide = 32;  // 32² = 1024 threads per block
+inline constexpr int kMinThreads = 1, kMaxThreads = 1024;
+inline constexpr double kMinSpeed = 0.1, kMaxSpeed = 1e7;
+inline constexpr int kMaxIndex = 65535;  // sm/warp/core/row/column indices in zoom and highlight
+inline constexpr int kLanesPerWarp = 32;
+
+struct ParseResult {
+    std::optional<Lesson> lesson;  // empty when any error was found
+    std::vector<Diagnostic> diagnostics;
+    bool ok() const { return lesson.has_value(); }
+    std::size_t error_count() const;
+    std::size_t warning_count() const;
+};
+
+// Never throws on bad input: every problem becomes a Diagnostic.
+ParseResult parse_lesson(std::string_view text, std::string_view file_name, const Vocabulary& vocab);
+ParseResult load_lesson_file(const std::filesystem::path& path, const Vocabulary& vocab);
+
+// ---- captions -------------------------------------------------------------------------------
+
+// Placeholder keys a caption may use as {key}; see docs/LESSONS.md for what each one holds.
+const std::vector<std::string_view>& known_caption_keys();
+bool is_known_caption_key(std::string_view key);
+
+// Shown for a placeholder whose value is unknown or not available yet: never an invented number.
+inline constexpr std::string_view kMissingValue = "\xE2\x80\x94";  // U+2014 EM DASH
+
+// Replaces {key} with lookup(key); "{{" and "}}" are literal braces. Keys the lookup cannot
+// answer render as kMissingValue. A lone "{" without a closing "}" is kept as written.
+std::string expand_caption(std::string_view caption,
+                           const std::function<std::optional<std::string>(std::string_view key)>& lookup);
+
+// The placeholder keys a caption uses, in order of appearance (duplicates kept).
+std::vector<std::string> caption_placeholders(std::string_view caption);
+
+struct CaptionSpan {
+    std::string text;
+    bool bold = false;
+    friend bool operator==(const CaptionSpan&, const CaptionSpan&) = default;
+};
+struct CaptionBlock {
+    enum class Kind { paragraph, list_item };
+    Kind kind = Kind::paragraph;
+    std::vector<CaptionSpan> spans;
+};
+
+// Markup-lite: blank lines separate paragraphs, lines starting with "- " are list items,
+// **bold** toggles bold (an unmatched ** stays literal). Lines of one paragraph join with a
+// space. Run it after expand_caption so values are laid out like the text around them.
+std::vector<CaptionBlock> parse_caption_markup(std::string_view caption);
+
+}  // namespace ws::lesson

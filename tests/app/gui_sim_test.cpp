@@ -1,0 +1,145 @@
+// Headless renders of the simulated chip, CPU cores and output matrix at chosen cycles, checked
+// by the colours inside each view's region (the app reports where it drew them).
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <stb_image.h>
+
+#include "run_binary.hpp"
+
+namespace {
+
+const std::string bin = WARPSCOPE_BIN;
+const std::string out_dir = TEST_OUT_DIR;
+
+struct Rgb {
+  int r, g, b;
+};
+// The palette of app/core/lane_texels.cpp, as bytes.
+constexpr Rgb kIssuing{77, 230, 89}, kWaitMemory{242, 102, 51}, kNotResident{41, 41, 48}, kDone{64, 107, 179};
+constexpr Rgb kPending{31, 31, 51}, kOwner0{230, 84, 13}, kOwner1{48, 130, 189};
+
+struct Frame {
+  int w = 0, h = 0;
+  std::vector<unsigned char> rgba;
+  nlohmann::json state;
+
+  // Pixels of colour `c` in a region: a fraction [x_from, x_to) of its width, below `skip_top` pixels.
+  int count(const nlohmann::json& rect, Rgb c, int tol = 6, float x_from = 0, float x_to = 1, int skip_top = 0) const {
+    const int x0 = static_cast<int>(rect[0].get<float>() + rect[2].get<float>() * x_from);
+    const int x1 = static_cast<int>(rect[0].get<float>() + rect[2].get<float>() * x_to);
+    const int y0 = static_cast<int>(rect[1].get<float>()) + skip_top, y1 = y0 - skip_top + static_cast<int>(rect[3].get<float>());
+    int n = 0;
+    for (int y = std::max(0, y0); y < std::min(h, y1); ++y)
+      for (int x = std::max(0, x0); x < std::min(w, x1); ++x) {
+        const unsigned char* p = &rgba[(static_cast<std::size_t>(y) * w + x) * 4];
+        if (std::abs(p[0] - c.r) <= tol && std::abs(p[1] - c.g) <= tol && std::abs(p[2] - c.b) <= tol) ++n;
+      }
+    return n;
+  }
+};
+
+Frame render(const std::string& name, const std::string& args) {
+  Frame f;
+  const std::string png = out_dir + "/" + name + ".png";
+  std::remove(png.c_str());
+  const auto r = run_command(bin + " --screenshot " + png + " --frames 3 --window 1600x900 --no-run --print-state " + args);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const auto brace = r.output.rfind("\n{");
+  f.state = nlohmann::json::parse(r.output.substr(brace == std::string::npos ? 0 : brace + 1), nullptr, false);
+  int channels = 0;
+  unsigned char* data = stbi_load(png.c_str(), &f.w, &f.h, &channels, 4);
+  if (data) {
+    f.rgba.assign(data, data + static_cast<std::size_t>(f.w) * f.h * 4);
+    stbi_image_free(data);
+  }
+  return f;
+}
+
+bool have_display() { return std::getenv("DISPLAY") && *std::getenv("DISPLAY"); }
+
+}  // namespace
+
+class GuiSim : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  }
+};
+
+TEST_F(GuiSim, AtCycleZeroNoLaneIsIssuing) {
+  const auto f = render("sim_cycle0", "--size 128 --preset h100 --cycle 0");
+  ASSERT_FALSE(f.state.is_discarded());
+  ASSERT_EQ(f.state["cycle"], 0);
+  const auto& chip = f.state["regions"]["chip"];
+  EXPECT_EQ(f.count(chip, kIssuing), 0);
+  EXPECT_GT(f.count(chip, kNotResident) + f.count(chip, kWaitMemory), 1000) << "the chip is not drawn";
+}
+
+TEST_F(GuiSim, MidRunSomeLanesIssueAndSomeWait) {
+  const auto probe = render("sim_probe", "--size 128 --preset h100 --cycle 0");
+  const long long total = probe.state["total_cycles"];
+  ASSERT_GT(total, 100);
+  int issuing = 0, waiting = 0;
+  // Any single cycle may happen to have no issue; a few spread over the run cannot all be idle.
+  for (long long c : {total / 3, total / 2, 2 * total / 3}) {
+    const auto f = render("sim_mid", "--size 128 --preset h100 --cycle " + std::to_string(c));
+    EXPECT_EQ(f.state["cycle"], c);
+    const auto& chip = f.state["regions"]["chip"];
+    issuing += f.count(chip, kIssuing);
+    waiting += f.count(chip, kWaitMemory);
+  }
+  EXPECT_GT(issuing, 0);
+  EXPECT_GT(waiting, 0);
+}
+
+TEST_F(GuiSim, AtTheEndEveryCellOfCIsDone) {
+  const auto f = render("sim_end", "--size 128 --preset h100 --cycle 100000000");
+  ASSERT_EQ(f.state["cycle"], f.state["total_cycles"]);
+  EXPECT_EQ(f.state["c_done"], 128 * 128);
+  const auto& chip = f.state["regions"]["chip"];
+  EXPECT_EQ(f.count(chip, kIssuing), 0);
+  EXPECT_EQ(f.count(chip, kWaitMemory), 0);
+  EXPECT_GT(f.count(chip, kDone), 1000);
+  // The GPU's C is the left half of the matrix view: no pending cell left, owners' colours shown.
+  const auto& matrix = f.state["regions"]["matrix"];
+  EXPECT_EQ(f.count(matrix, kPending, 3, 0.0f, 0.5f, 24), 0);  // below the caption line
+  EXPECT_GT(f.count(matrix, kOwner0, 6, 0.0f, 0.5f) + f.count(matrix, kOwner1, 6, 0.0f, 0.5f), 100);
+}
+
+TEST_F(GuiSim, CpuViewShowsItsCores) {
+  const auto f = render("sim_cpu", "--size 128 --preset h100 --cpu-preset i7-3960x --cycle 2000");
+  const auto& cpu = f.state["regions"]["cpu"];
+  // Each core's box is outlined in its owner colour: the first two must be there.
+  EXPECT_GT(f.count(cpu, kOwner0, 10), 50);
+  EXPECT_GT(f.count(cpu, kOwner1, 10), 50);
+}
+
+TEST_F(GuiSim, KeysStepPlayAndPause) {
+  auto f = render("sim_keys1", "--size 128 --keys Right,Right,Right");
+  EXPECT_EQ(f.state["cycle"], 3);
+  f = render("sim_keys2", "--size 128 --keys Right,Right,Left");
+  EXPECT_EQ(f.state["cycle"], 1);
+  const long long total = f.state["total_cycles"];
+  f = render("sim_keys3", "--size 128 --keys Shift+Right");
+  EXPECT_EQ(f.state["cycle"], std::max<long long>(1, total / 100));
+  f = render("sim_keys4", "--size 128 --cycle 40 --keys Home");
+  EXPECT_EQ(f.state["cycle"], 0);
+  f = render("sim_keys5", "--size 128 --keys Space,wait:20");
+  EXPECT_TRUE(f.state["playing"].get<bool>());
+  EXPECT_GT(f.state["cycle"].get<long long>(), 0);
+  f = render("sim_keys6", "--size 128 --keys Space,wait:5,Space");
+  EXPECT_FALSE(f.state["playing"].get<bool>());
+  const long long paused_at = f.state["cycle"];
+  EXPECT_GT(paused_at, 0);
+}
+
+TEST_F(GuiSim, UnknownPresetIsExitCode2WithTheValidNames) {
+  const auto r = run_command(bin + " --screenshot /tmp/never.png --preset no-such-gpu");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("h100"), std::string::npos) << r.output;
+}

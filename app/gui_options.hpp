@@ -31,6 +31,12 @@ struct GuiOptions {
   // "Right,Right,Space,wait:5,Space"; and a JSON line of the app's state printed at exit.
   std::string keys;
   bool print_state = false;
+
+  // Lecture mode.
+  std::string lesson_path;            // open this lesson (TOML) when the window opens
+  std::optional<int> lesson_step;     // 1-based step to show first
+  std::string export_dir;             // non-empty: render every step to DIR/step-NN.png, then exit
+  std::optional<std::string> language;  // "en" or "ko": UI labels (else the saved setting)
 };
 
 // Opens the window (or renders headless for --screenshot). Returns the process exit code:

@@ -55,6 +55,22 @@ void SimSession::wait_ready() {
   }
 }
 
+void SimSession::seek_when_ready(std::int64_t cycle) {
+  if (sim_ && !pending_.valid()) {
+    seek(cycle);
+    return;
+  }
+  deferred_seek_ = cycle;
+}
+
+void SimSession::play_when_ready(bool play) {
+  if (sim_ && !pending_.valid()) {
+    set_playing(play);
+    return;
+  }
+  deferred_play_ = play;
+}
+
 void SimSession::set_speed(double cycles_per_second) {
   cycles_per_second_ = std::clamp(cycles_per_second, 0.1, 1e8);
 }
@@ -92,10 +108,10 @@ bool SimSession::update(double dt, double budget_ms) {
     error_ = sim_ ? std::string() : pending_error_;
     cycle_debt_ = 0;
     changed = true;
-    if (sim_ && deferred_seek_) {
-      seek(*deferred_seek_);
-    }
+    if (sim_ && deferred_seek_) seek(*deferred_seek_);
+    if (sim_ && deferred_play_) set_playing(*deferred_play_);
     deferred_seek_.reset();
+    deferred_play_.reset();
   }
   if (!sim_ || !playing_) return changed;
   cycle_debt_ += dt * cycles_per_second_;

@@ -65,7 +65,8 @@ class SimSession {
   std::int64_t cycle() const { return sim_ ? sim_->cycle() : 0; }
   std::int64_t total_cycles() const { return sim_ ? sim_->total_cycles() : 0; }
   // A cycle to jump to once the pending simulation is ready (lessons and --cycle ask before it is).
-  void seek_when_ready(std::int64_t cycle) { deferred_seek_ = cycle; }
+  void seek_when_ready(std::int64_t cycle);
+  void play_when_ready(bool play);
 
  private:
   SimControls requested_;
@@ -81,6 +82,7 @@ class SimSession {
   double cycles_per_second_ = 2000;
   double cycle_debt_ = 0;      // fractional cycles owed by playback
   std::optional<std::int64_t> deferred_seek_;
+  std::optional<bool> deferred_play_;
 };
 
 }  // namespace ws::app

@@ -2,6 +2,11 @@
 
 #include <fontconfig/fontconfig.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // ImTextCharFromUtf8
+
+#include <vector>
+
+#include "lesson/i18n.hpp"
 #include <backends/imgui_impl_opengl3.h>
 
 namespace ws::app {
@@ -26,9 +31,14 @@ std::optional<std::string> find_font_file(const char* pattern_text) {
   return path;
 }
 
-static std::optional<std::string> find_hangul_font_file() {
+static std::optional<std::string> find_hangul_font_file(bool bold) {
+  if (!bold) {
+    if (auto path = lesson::find_hangul_font()) return path;
+  }
   // fontconfig answers any request with *some* font; only trust one that really has Hangul.
-  for (const char* pattern : {"NanumGothic", "Noto Sans CJK KR", "sans-serif:lang=ko"}) {
+  static const std::vector<const char*> bold_patterns = {"NanumGothic:style=Bold", "Noto Sans CJK KR:style=Bold"};
+  static const std::vector<const char*> regular_patterns = {"NanumGothic", "Noto Sans CJK KR", "sans-serif:lang=ko"};
+  for (const char* pattern : bold ? bold_patterns : regular_patterns) {
     if (auto path = find_font_file(pattern)) {
       FcPattern* p = FcNameParse(reinterpret_cast<const FcChar8*>(pattern));
       FcConfigSubstitute(nullptr, p, FcMatchPattern);
@@ -46,6 +56,21 @@ static std::optional<std::string> find_hangul_font_file() {
   return std::nullopt;
 }
 
+int count_missing_glyphs(const ImFont* font, const std::string& text) {
+  if (!font) return 0;
+  int missing = 0;
+  const char* p = text.c_str();
+  const char* end = p + text.size();
+  while (p < end) {
+    unsigned int c = 0;
+    const int n = ImTextCharFromUtf8(&c, p, end);
+    if (n <= 0) break;
+    p += n;
+    if (c >= 0x20 && !font->FindGlyphNoFallback(static_cast<ImWchar>(c))) ++missing;
+  }
+  return missing;
+}
+
 FontStatus load_fonts(float pixel_size, bool want_hangul) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
@@ -53,24 +78,31 @@ FontStatus load_fonts(float pixel_size, bool want_hangul) {
   // Basic Latin, Latin-1 (× ³ ·), general punctuation (– … ’), arrows, the multiplication sign.
   static const ImWchar latin_ranges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF,
                                          0x2070, 0x209F, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
-  ImFont* base = nullptr;
-  if (auto path = find_font_file("DejaVu Sans:style=Book")) {
-    base = io.Fonts->AddFontFromFileTTF(path->c_str(), pixel_size, nullptr, latin_ranges);
-    if (base) status.latin_path = *path;
-  }
-  if (!base) {
-    ImFontConfig cfg;
-    cfg.SizePixels = pixel_size;
-    io.Fonts->AddFontDefault(&cfg);
-  }
-  if (want_hangul) {
-    if (auto path = find_hangul_font_file()) {
-      ImFontConfig merge;
-      merge.MergeMode = true;
-      if (io.Fonts->AddFontFromFileTTF(path->c_str(), pixel_size, &merge, io.Fonts->GetGlyphRangesKorean()))
-        status.hangul_path = *path;
+  auto add_face = [&](const char* latin_pattern, bool bold) -> ImFont* {
+    ImFont* font = nullptr;
+    if (auto path = find_font_file(latin_pattern)) {
+      font = io.Fonts->AddFontFromFileTTF(path->c_str(), pixel_size, nullptr, latin_ranges);
+      if (font && !bold) status.latin_path = *path;
     }
-  }
+    if (!font) {
+      if (bold) return nullptr;
+      ImFontConfig cfg;
+      cfg.SizePixels = pixel_size;
+      font = io.Fonts->AddFontDefault(&cfg);
+    }
+    if (want_hangul) {
+      if (auto path = find_hangul_font_file(bold)) {
+        ImFontConfig merge;
+        merge.MergeMode = true;
+        if (io.Fonts->AddFontFromFileTTF(path->c_str(), pixel_size, &merge, io.Fonts->GetGlyphRangesKorean()) && !bold)
+          status.hangul_path = *path;
+      }
+    }
+    return font;
+  };
+  status.regular = add_face("DejaVu Sans:style=Book", false);
+  status.bold = add_face("DejaVu Sans:style=Bold", true);
+  if (!status.bold) status.bold = status.regular;
   io.Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();

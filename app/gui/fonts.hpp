@@ -4,12 +4,19 @@
 #include <optional>
 #include <string>
 
+struct ImFont;
+
 namespace ws::app {
 
 struct FontStatus {
   std::string latin_path;            // empty: fell back to ImGui's built-in font
   std::optional<std::string> hangul_path;  // merged in when found
+  ImFont* regular = nullptr;
+  ImFont* bold = nullptr;            // captions' **bold**; the regular font when no bold face exists
 };
+
+// Characters of `text` (UTF-8) that `font` would draw as the missing-glyph box.
+int count_missing_glyphs(const ImFont* font, const std::string& text);
 
 // Path of the best installed font for a fontconfig pattern such as "sans-serif:lang=en".
 std::optional<std::string> find_font_file(const char* pattern);

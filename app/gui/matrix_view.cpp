@@ -12,7 +12,8 @@ namespace ws::app {
 
 namespace {
 
-void draw_matrix(CellGridRenderer& renderer, std::vector<std::uint8_t>& cells, int m, int n, ImVec2 box) {
+void draw_matrix(CellGridRenderer& renderer, std::vector<std::uint8_t>& cells, int m, int n, ImVec2 box,
+                 MatrixView::Cell highlight) {
   GridLayout layout;
   layout.blocks = 1;
   layout.block_columns = 1;
@@ -28,7 +29,14 @@ void draw_matrix(CellGridRenderer& renderer, std::vector<std::uint8_t>& cells, i
   const float scale = std::min(box.x / n, box.y / m);
   GridView view;
   view.scale = scale;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
   renderer.draw(ImVec2(std::max(1.0f, n * scale), std::max(1.0f, m * scale)), view);
+  if (highlight.row >= 0 && highlight.row < m && highlight.col >= 0 && highlight.col < n) {
+    const float side = std::max(scale, 4.0f);
+    const ImVec2 a(at.x + highlight.col * scale - (side - scale) / 2, at.y + highlight.row * scale - (side - scale) / 2);
+    ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + side + 1, a.y + side + 1),
+                                        IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
+  }
 }
 
 }  // namespace
@@ -50,12 +58,12 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
   const float box_h = ImGui::GetContentRegionAvail().y - 2 * ImGui::GetTextLineHeightWithSpacing();
   ImGui::BeginGroup();
   ImGui::TextColored(colour_simulated(), "GPU's C: %.1f %%", 100.0 * s->c_done_count() / total);
-  draw_matrix(gpu_renderer_, gpu_cells_, shape.m, shape.n, ImVec2(half, box_h));
+  draw_matrix(gpu_renderer_, gpu_cells_, shape.m, shape.n, ImVec2(half, box_h), highlight_cell);
   ImGui::EndGroup();
   ImGui::SameLine(half + 8);
   ImGui::BeginGroup();
   ImGui::TextColored(colour_simulated(), "CPU's C: %.2f %%", 100.0 * s->cpu_cells_done() / total);
-  draw_matrix(cpu_renderer_, cpu_cells_, shape.m, shape.n, ImVec2(half, box_h));
+  draw_matrix(cpu_renderer_, cpu_cells_, shape.m, shape.n, ImVec2(half, box_h), highlight_cell);
   ImGui::EndGroup();
   ImGui::TextDisabled("colour: the SM or core that finished the cell");
   ImGui::EndChild();

@@ -13,6 +13,8 @@ namespace ws::app {
 class MatrixView {
  public:
   void draw(const SimSession& session, ImVec2 size);
+  struct Cell { int row = -1, col = -1; };
+  Cell highlight_cell;  // outlined in both matrices (lessons point at one dot product)
 
  private:
   CellGridRenderer gpu_renderer_, cpu_renderer_;

@@ -111,7 +111,7 @@ void draw_result_row(const char* side, const std::optional<kernels::JobResult>& 
 
 }  // namespace
 
-void draw_real_run_panel(RealRunView& view, double now) {
+void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   auto& session = view.session;
   auto& c = session.controls();
   const auto& cpu = kernels::cpu_info();
@@ -126,6 +126,7 @@ void draw_real_run_panel(RealRunView& view, double now) {
   ImGui::Separator();
 
   bool edited = false;
+  if (!clean) {  // presentation mode keeps the timers and hides the controls
   ImGui::PushItemWidth(-90);
   edited |= ImGui::Checkbox("M = N = K", &view.lock_square);
   auto& shape = c.shape;
@@ -163,6 +164,7 @@ void draw_real_run_panel(RealRunView& view, double now) {
   if (session.cpu_job_running()) {
     ImGui::SameLine();
     ImGui::TextDisabled("timing the CPU: the window slows down to leave it the cores");
+  }
   }
 
   const auto status = session.status();

@@ -16,6 +16,7 @@ struct RealRunView {
 };
 
 // Draws the panel's contents into the current ImGui window; edits feed the session.
-void draw_real_run_panel(RealRunView& view, double now);
+// `clean` (presentation mode) keeps the timers and hides the controls.
+void draw_real_run_panel(RealRunView& view, double now, bool clean = false);
 
 }  // namespace ws::app

@@ -35,8 +35,8 @@ std::string default_gpu_preset() {
 }
 
 void SimulationPanel::sync(const RealRunControls& real) {
-  controls.shape = animated_shape(real.shape.m, real.shape.n, real.shape.k, animated_cap);
-  controls.kernel = sim_kernel_for(real.gpu_kernel);
+  controls.shape = shape_override ? *shape_override : animated_shape(real.shape.m, real.shape.n, real.shape.k, animated_cap);
+  controls.kernel = kernel_override ? *kernel_override : sim_kernel_for(real.gpu_kernel);
   session.configure(controls);
 }
 
@@ -70,27 +70,31 @@ void draw_legend() {
 
 }  // namespace
 
-void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& real_edited) {
+void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& real_edited,
+                           const PanelVisibility& show, bool clean) {
   static const std::vector<std::string> gpu_ids = sim::gpu_ids();
   static const std::vector<std::string> cpu_ids = [] {
     auto ids = sim::cpu_ids();
     if (std::find(ids.begin(), ids.end(), "this-machine") == ids.end()) ids.insert(ids.begin(), "this-machine");
     return ids;
   }();
-  preset_combo("GPU preset", controls.gpu_preset, gpu_ids);
-  ImGui::SameLine();
-  preset_combo("CPU preset", controls.cpu_preset, cpu_ids);
-  ImGui::SameLine();
-  int kernel = sim_kernel_for(real.gpu_kernel) == sim::Kernel::naive ? 0 : 1;
-  ImGui::SetNextItemWidth(90);
-  if (ImGui::Combo("kernel", &kernel, "naive\0tiled\0")) {
-    real.gpu_kernel = kernel == 0 ? "cuda-naive" : "cuda-tiled";
-    real_edited = true;
+  if (!clean) {
+    preset_combo("GPU preset", controls.gpu_preset, gpu_ids);
+    ImGui::SameLine();
+    preset_combo("CPU preset", controls.cpu_preset, cpu_ids);
+    ImGui::SameLine();
+    int kernel = controls.kernel == sim::Kernel::naive ? 0 : 1;
+    ImGui::SetNextItemWidth(90);
+    if (ImGui::Combo("kernel", &kernel, "naive\0tiled\0")) {
+      real.gpu_kernel = kernel == 0 ? "cuda-naive" : "cuda-tiled";
+      kernel_override.reset();
+      real_edited = true;
+    }
+    ImGui::SameLine();
+    int block_index = controls.block == 8 ? 0 : controls.block == 16 ? 1 : 2;
+    ImGui::SetNextItemWidth(80);
+    if (ImGui::Combo("block", &block_index, "8×8\00016×16\00032×32\0")) controls.block = 8 << block_index;
   }
-  ImGui::SameLine();
-  int block_index = controls.block == 8 ? 0 : controls.block == 16 ? 1 : 2;
-  ImGui::SetNextItemWidth(80);
-  if (ImGui::Combo("block", &block_index, "8×8\00016×16\00032×32\0")) controls.block = 8 << block_index;
   sync(real);
 
   const auto& shape = controls.shape;
@@ -101,35 +105,50 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   ImGui::TextDisabled("%s", note.c_str());
   draw_legend();
 
-  const float timeline_h = ImGui::GetTextLineHeightWithSpacing() * 3 + 12;
+  const float timeline_h = show.timeline ? ImGui::GetTextLineHeightWithSpacing() * 3 + 12 : 0;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float main_h = avail.y - timeline_h;
-  const float side_w = std::clamp(avail.x * 0.36f, 300.0f, 520.0f);
+  const float main_h = std::max(50.0f, size.y - (ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y) - timeline_h);
+  const bool side = show.cpu || show.matrix || (show.inspector && !clean);
+  const float side_w = !show.gpu ? avail.x : side ? std::clamp(avail.x * 0.36f, 300.0f, 520.0f) : 0;
   auto rect_here = [](ImVec2 size) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     return Rect{p.x, p.y, size.x, size.y};
   };
-  chip_rect = rect_here(ImVec2(avail.x - side_w - 8, main_h));
-  gpu_view.draw(session, ImVec2(avail.x - side_w - 8, main_h), dt);
-  ImGui::SameLine();
-  ImGui::BeginGroup();
-  const float inspector_h = ImGui::GetTextLineHeightWithSpacing() * 5;
-  const float cpu_h = (main_h - inspector_h) * 0.5f;
-  cpu_rect = rect_here(ImVec2(side_w, cpu_h));
-  const int clicked = draw_cpu_view(session, ImVec2(side_w, cpu_h), selected_core);
-  if (clicked >= 0) {
-    selected_core = clicked;
-    gpu_view.selection = {};
+  chip_rect = cpu_rect = matrix_rect = Rect{};
+  if (show.gpu) {
+    chip_rect = rect_here(ImVec2(avail.x - side_w - (side ? 8 : 0), main_h));
+    gpu_view.draw(session, ImVec2(chip_rect.w, main_h), dt);
+    if (side) ImGui::SameLine();
   }
-  if (gpu_view.selection.valid()) selected_core = -1;
-  matrix_rect = rect_here(ImVec2(side_w, main_h - inspector_h - cpu_h - 8));
-  matrix_view.draw(session, ImVec2(side_w, main_h - inspector_h - cpu_h - 8));
-  ImGui::BeginChild("inspector", ImVec2(side_w, inspector_h), true);
-  draw_inspector(session, gpu_view.selection, selected_core);
-  ImGui::EndChild();
-  ImGui::EndGroup();
-  ImGui::Separator();
-  draw_timeline(session);
+  if (side) {
+    ImGui::BeginGroup();
+    const bool inspector = show.inspector && !clean;
+    const float inspector_h = inspector ? ImGui::GetTextLineHeightWithSpacing() * 5 : 0;
+    const float share = show.cpu && show.matrix ? 0.5f : show.cpu ? 1.0f : 0.0f;
+    const float cpu_h = (main_h - inspector_h) * share;
+    if (show.cpu) {
+      cpu_rect = rect_here(ImVec2(side_w, cpu_h));
+      const int clicked = draw_cpu_view(session, ImVec2(side_w, cpu_h), selected_core);
+      if (clicked >= 0) {
+        selected_core = clicked;
+        gpu_view.selection = {};
+      }
+    }
+    if (show.matrix) {
+      matrix_rect = rect_here(ImVec2(side_w, main_h - inspector_h - cpu_h - 8));
+      matrix_view.draw(session, ImVec2(side_w, matrix_rect.h));
+    }
+    if (inspector) {
+      ImGui::BeginChild("inspector", ImVec2(side_w, inspector_h), true);
+      draw_inspector(session, gpu_view.selection, selected_core);
+      ImGui::EndChild();
+    }
+    ImGui::EndGroup();
+  }
+  if (show.timeline) {
+    ImGui::Separator();
+    draw_timeline(session, clean);
+  }
 }
 
 }  // namespace ws::app

@@ -5,6 +5,7 @@
 #include "core/real_run_session.hpp"
 #include "core/sim_session.hpp"
 #include "gui/gpu_view.hpp"
+#include "gui/lesson_player.hpp"
 #include "gui/matrix_view.hpp"
 
 namespace ws::app {
@@ -16,6 +17,9 @@ struct SimulationPanel {
   int selected_core = -1;
   int animated_cap = kMaxAnimatedSide;
   SimControls controls;  // presets and block; the shape and kernel follow the real run
+  // A lesson animates its own size and kernel; editing the real run's controls returns to following them.
+  std::optional<sim::Shape> shape_override;
+  std::optional<sim::Kernel> kernel_override;
 
   // Where the views were drawn last frame (screen pixels: x, y, w, h), for --print-state so
   // headless tests can check the pixels of each view.
@@ -25,7 +29,9 @@ struct SimulationPanel {
   // The launch follows the real run's controls: same M, N, K (capped) and the nearest kernel.
   void sync(const RealRunControls& real);
   // `real` may be edited (the kernel picker here changes the real GPU kernel too).
-  void draw(ImVec2 size, double dt, RealRunControls& real, bool& real_edited);
+  // `clean` hides the controls (presentation mode); `show` comes from the lesson step.
+  void draw(ImVec2 size, double dt, RealRunControls& real, bool& real_edited, const PanelVisibility& show,
+            bool clean);
 };
 
 // The model's kernel for a real GPU kernel: cuda-naive -> naive, anything else -> tiled.

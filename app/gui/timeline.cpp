@@ -17,6 +17,8 @@ std::string finish_caption(const sim::Simulation& s) {
                      s.cycle_to_ms(s.total_cycles()), 100.0 * s.cpu_progress());
 }
 
+void draw_timeline_controls(SimSession& session);
+
 static std::int64_t big_step(const SimSession& session) {
   return std::max<std::int64_t>(1, session.total_cycles() / 100);
 }
@@ -33,12 +35,23 @@ void handle_timeline_keys(SimSession& session, bool arrows_step_cycles) {
   if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) session.restart();
 }
 
-void draw_timeline(SimSession& session) {
+void draw_timeline(SimSession& session, bool clean) {
   const sim::Simulation* s = session.simulation();
   if (!s) {
     ImGui::TextDisabled("%s", session.building() ? "simulating..." : session.error().c_str());
     return;
   }
+  if (!clean) draw_timeline_controls(session);
+  ImGui::TextColored(colour_simulated(), "simulated: %s, %s kernel", s->gpu().name.c_str(), sim::to_string(s->config().kernel));
+  ImGui::SameLine();
+  ImGui::Text("cycle %lld of %lld  =  %.4g of %.4g ms at %.0f MHz", static_cast<long long>(s->cycle()),
+              static_cast<long long>(s->total_cycles()), s->cycle_to_ms(s->cycle()), s->cycle_to_ms(s->total_cycles()),
+              s->gpu().clock_mhz);
+  const auto caption = finish_caption(*s);
+  if (!caption.empty()) ImGui::TextColored(colour_simulated(), "%s", caption.c_str());
+}
+
+void draw_timeline_controls(SimSession& session) {
   if (ImGui::Button("|<")) session.restart();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Restart (Home)");
   ImGui::SameLine();
@@ -60,14 +73,6 @@ void draw_timeline(SimSession& session) {
   const long long lo = 0, hi = session.total_cycles();
   ImGui::SetNextItemWidth(-1);
   if (ImGui::SliderScalar("##cycle", ImGuiDataType_S64, &cycle, &lo, &hi, "cycle %lld")) session.seek(cycle);
-
-  ImGui::TextColored(colour_simulated(), "simulated: %s, %s kernel", s->gpu().name.c_str(), sim::to_string(s->config().kernel));
-  ImGui::SameLine();
-  ImGui::Text("cycle %lld of %lld  =  %.4g of %.4g ms at %.0f MHz", static_cast<long long>(s->cycle()),
-              static_cast<long long>(s->total_cycles()), s->cycle_to_ms(s->cycle()), s->cycle_to_ms(s->total_cycles()),
-              s->gpu().clock_mhz);
-  const auto caption = finish_caption(*s);
-  if (!caption.empty()) ImGui::TextColored(colour_simulated(), "%s", caption.c_str());
 }
 
 }  // namespace ws::app

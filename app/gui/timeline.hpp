@@ -6,7 +6,8 @@
 
 namespace ws::app {
 
-void draw_timeline(SimSession& session);
+// `clean`: only the clock and the caption, no buttons (presentation mode).
+void draw_timeline(SimSession& session, bool clean = false);
 // Keys: Space play/pause, Right/Left one cycle (Shift: 1 % of the run), Home restart.
 // `arrows_step_cycles` is false while a lesson owns the arrow keys; then '.' and ',' step cycles.
 void handle_timeline_keys(SimSession& session, bool arrows_step_cycles);

@@ -16,7 +16,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "core/settings.hpp"
 #include "gui/fonts.hpp"
+#include "gui/lesson_ui.hpp"
+#include "gui/lesson_player.hpp"
+#include "gui/presentation.hpp"
 #include "gui/key_script.hpp"
 #include "gui/real_run_panel.hpp"
 #include "gui/screenshot.hpp"
@@ -165,12 +173,17 @@ int run_gui(const GuiOptions& options) {
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
-  apply_theme(Theme::dark);
-  load_fonts(17.0f, false);
+
+  // Screenshots and exports must not depend on what a user saved: they start from defaults.
+  Settings settings = headless ? Settings{} : load_settings();
+  Presentation pres;
+  pres.theme = settings.theme == "light" ? Theme::light_high_contrast : Theme::dark;
+  pres.scale = settings.ui_scale;
+  pres.language = lesson::language_from_code(options.language.value_or(settings.language)).value_or(lesson::Language::en);
 
   RealRunView real_run;
   apply_options(real_run, options);
-  if (options.start_real_run) real_run.session.run_now();
+  if (options.start_real_run && options.lesson_path.empty()) real_run.session.run_now();
 
   // Owned here so its GL objects are freed while the context still exists.
   auto sim_panel_owner = std::make_unique<SimulationPanel>();
@@ -179,16 +192,47 @@ int run_gui(const GuiOptions& options) {
   if (options.cpu_preset) sim_panel.controls.cpu_preset = *options.cpu_preset;
   if (options.block) sim_panel.controls.block = *options.block;
   sim_panel.sync(real_run.session.controls());
+
+  LessonPlayer player;
+  std::string lesson_path = options.lesson_path;
+  if (lesson_path.empty() && !headless && !settings.last_lesson.empty() && std::filesystem::exists(settings.last_lesson))
+    lesson_path = settings.last_lesson;
+  if (!lesson_path.empty()) {
+    if (!player.open(lesson_path)) {
+      std::fprintf(stderr, "warpscope: cannot load the lesson:\n%s", player.error().c_str());
+      if (!options.export_dir.empty() || !options.lesson_path.empty()) {
+        ImGui_ImplOpenGL3_Shutdown();
+        ImGui_ImplGlfw_Shutdown();
+        ImGui::DestroyContext();
+        glfwDestroyWindow(window);
+        glfwTerminate();
+        return 2;
+      }
+    } else {
+      if (!options.language) pres.language = lesson::language_from_code(player.lesson().language).value_or(pres.language);
+      const int first = options.lesson_step ? *options.lesson_step - 1
+                        : options.lesson_path.empty() ? settings.last_step : 0;
+      player.go_to(static_cast<std::size_t>(std::max(0, first)), real_run, sim_panel);
+      player.restart_live_memory();
+    }
+  }
   if (options.cycle) sim_panel.session.seek_when_ready(*options.cycle);
   if (options.zoom) apply_zoom(sim_panel.gpu_view, *options.zoom);
   if (options.select) apply_selection(sim_panel, *options.select);
   if (headless) sim_panel.session.wait_ready();  // a screenshot shows the launch, not "simulating..."
   double last_time = glfwGetTime();
+  RealRunControls last_controls = real_run.session.controls();
 
   FrameTimes frame_times;
   int frames_rendered = 0;
   const auto started = std::chrono::steady_clock::now();
   int exit_code = 0;
+  std::size_t export_step = 0;
+  int export_frames = 0;
+  int missing_glyphs = 0;
+  std::string toast;
+  double toast_until = 0;
+  bool screenshot_requested = false;
 
   while (!glfwWindowShouldClose(window)) {
     // A CPU kernel being timed must have the cores: wake rarely and only for input then.
@@ -205,39 +249,128 @@ int run_gui(const GuiOptions& options) {
     last_time = now;
     real_run.session.update(now);
     key_script.feed_next(window);
+    pres.refresh_fonts_if_needed(player.active() && player.lesson().language == "ko");
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
+    const lesson::Language lang = pres.effective_language();
 
+    // Keys that work everywhere in the window (not while typing into a field).
+    if (!io.WantTextInput) {
+      if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) pres.toggle_fullscreen(window);
+      if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) screenshot_requested = true;
+      if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false))) pres.set_scale(pres.scale * 1.15f);
+      if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, false))) pres.set_scale(pres.scale / 1.15f);
+      if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_0, false)) pres.set_scale(1.0f);
+      if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_C, false)) pres.clean = !pres.clean;
+      if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_T, false)) pres.toggle_theme();
+      if (player.active()) {
+        if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT) || ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN))
+          player.go_to(player.step() + 1, real_run, sim_panel);
+        if ((ImGui::IsKeyPressed(GLFW_KEY_LEFT) || ImGui::IsKeyPressed(GLFW_KEY_PAGE_UP)) && player.step() > 0)
+          player.go_to(player.step() - 1, real_run, sim_panel);
+        if (io.KeyShift && ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) player.restart(real_run, sim_panel);
+      }
+      handle_timeline_keys(sim_panel.session, !player.active());
+    }
+
+    const PanelVisibility show = player.visibility();
+    float top = 0;
+    if (!pres.clean) top = draw_menu_bar(pres, player, real_run, sim_panel, lang);
     const ImVec2 size = io.DisplaySize;
-    const float left_w = std::clamp(size.x * 0.36f, 460.0f, 720.0f);
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(ImVec2(left_w, size.y));
-    ImGui::Begin("Real run", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
-    draw_real_run_panel(real_run, now);
-    ImGui::End();
-
-    ImGui::SetNextWindowPos(ImVec2(left_w, 0));
-    ImGui::SetNextWindowSize(ImVec2(size.x - left_w, size.y));
-    ImGui::Begin("Simulation", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse);
+    const float left_w = show.timers ? std::clamp(size.x * 0.36f, 460.0f * pres.scale, 720.0f * pres.scale) : 0;
+    const float caption_h = player.active() && show.caption ? std::max(150.0f, size.y * 0.26f) : 0;
+    const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
+    if (show.timers) {
+      ImGui::SetNextWindowPos(ImVec2(0, top));
+      ImGui::SetNextWindowSize(ImVec2(left_w, size.y - top));
+      ImGui::Begin(lesson::tr("panel.real_run", lang), nullptr, fixed);
+      draw_real_run_panel(real_run, now, pres.clean);
+      ImGui::End();
+    }
+    ImGui::SetNextWindowPos(ImVec2(left_w, top));
+    ImGui::SetNextWindowSize(ImVec2(size.x - left_w, size.y - top - caption_h));
+    ImGui::Begin(lesson::tr("panel.gpu", lang), nullptr, fixed);
     bool real_edited = false;
     sim_panel.session.update(dt);
-    sim_panel.draw(ImGui::GetContentRegionAvail(), headless ? 1.0 : dt, real_run.session.controls(), real_edited);
+    sim_panel.draw(ImGui::GetContentRegionAvail(), headless ? 1.0 : dt, real_run.session.controls(), real_edited, show,
+                   pres.clean);
     if (real_edited) real_run.session.note_controls_edited(now);
     ImGui::End();
-    handle_timeline_keys(sim_panel.session, true);
+    if (!(real_run.session.controls() == last_controls)) {
+      // The user moved a real-run control: the animation follows the real run again.
+      if (!player.applied_this_frame()) {
+        sim_panel.shape_override.reset();
+        sim_panel.kernel_override.reset();
+      }
+      last_controls = real_run.session.controls();
+    }
+    player.clear_applied_flag();
+    if (caption_h > 0) {
+      ImGui::SetNextWindowPos(ImVec2(left_w, size.y - caption_h));
+      ImGui::SetNextWindowSize(ImVec2(size.x - left_w, caption_h));
+      ImGui::Begin(lesson::tr("panel.caption", lang), nullptr, fixed);
+      missing_glyphs = draw_lesson_caption(player, real_run, sim_panel, pres, lang);
+      ImGui::End();
+    }
+    if (!player.error().empty() && !headless) draw_lesson_error(player, lang);
+    if (pres.hangul_missing()) {
+      ImGui::SetNextWindowPos(ImVec2(size.x - 10, top + 10), ImGuiCond_Always, ImVec2(1, 0));
+      ImGui::Begin("##font", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoDecoration);
+      ImGui::TextColored(colour_error(), "%s", lesson::tr("label.font_missing", lesson::Language::en));
+      ImGui::End();
+    }
+    if (now < toast_until) {
+      ImGui::SetNextWindowPos(ImVec2(size.x / 2, size.y - 40), ImGuiCond_Always, ImVec2(0.5f, 1));
+      ImGui::Begin("##toast", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoDecoration);
+      ImGui::TextUnformatted(toast.c_str());
+      ImGui::End();
+    }
 
     ImGui::Render();
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(window, &fb_w, &fb_h);
     glViewport(0, 0, fb_w, fb_h);
-    glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+    const ImVec4 clear = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+    glClearColor(clear.x, clear.y, clear.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     ++frames_rendered;
 
-    if (headless && frames_rendered >= options.frames && key_script.finished()) {
+    if (screenshot_requested) {
+      screenshot_requested = false;
+      const auto path = user_screenshot_path();
+      const auto error = write_framebuffer_png(path, fb_w, fb_h);
+      toast = error.empty() ? "saved " + path : error;
+      toast_until = now + 3;
+    }
+    if (!options.export_dir.empty()) {
+      // Each step gets a few frames to settle its zoom animation before it is written.
+      if (++export_frames >= 3 && !sim_panel.session.building()) {
+        const auto path = fmt::format("{}/step-{:02}.png", options.export_dir, export_step + 1);
+        const auto error = write_framebuffer_png(path, fb_w, fb_h);
+        if (!error.empty()) {
+          std::fprintf(stderr, "warpscope: %s\n", error.c_str());
+          exit_code = 1;
+          glfwSetWindowShouldClose(window, GLFW_TRUE);
+        } else {
+          std::printf("%s\n", path.c_str());
+        }
+        if (missing_glyphs > 0) {
+          std::fprintf(stderr, "warpscope: step %zu: %d characters have no glyph in the loaded fonts\n",
+                       export_step + 1, missing_glyphs);
+          exit_code = 1;
+        }
+        export_frames = 0;
+        if (++export_step >= player.step_count()) {
+          glfwSetWindowShouldClose(window, GLFW_TRUE);
+        } else {
+          player.go_to(export_step, real_run, sim_panel);
+          sim_panel.session.wait_ready();
+        }
+      }
+    } else if (headless && frames_rendered >= options.frames && key_script.finished()) {
       const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const bool results_ready = !options.wait_results || !real_run.session.busy() || waited > 900;
       if (results_ready) {
@@ -258,6 +391,15 @@ int run_gui(const GuiOptions& options) {
   }
 
   real_run.session.cancel();
+  if (!headless) {
+    settings.theme = pres.theme == Theme::dark ? "dark" : "light";
+    settings.ui_scale = pres.scale;
+    settings.language = std::string(lesson::language_code(pres.language));
+    settings.last_lesson = player.active() ? std::filesystem::absolute(player.path()).string() : std::string();
+    settings.last_step = static_cast<int>(player.step());
+    std::string error;
+    if (!save_settings(settings, &error)) std::fprintf(stderr, "warpscope: settings not saved: %s\n", error.c_str());
+  }
   if (options.frame_times) frame_times.report();
   if (options.print_state) {
     nlohmann::json state;
@@ -276,6 +418,15 @@ int run_gui(const GuiOptions& options) {
       state["c_done"] = s->c_done_count();
       state["cpu_cells_done"] = s->cpu_cells_done();
     }
+    state["lesson_step"] = player.active() ? static_cast<int>(player.step()) + 1 : 0;
+    state["lesson_steps"] = static_cast<int>(player.step_count());
+    state["language"] = std::string(lesson::language_code(pres.effective_language()));
+    state["hangul_font"] = pres.fonts.hangul_path.value_or("");
+    state["missing_glyphs"] = missing_glyphs;
+    state["ui_scale"] = pres.scale;
+    state["theme"] = pres.theme == Theme::dark ? "dark" : "light";
+    state["clean"] = pres.clean;
+    state["fullscreen"] = pres.fullscreen;
     std::printf("%s\n", state.dump().c_str());
   }
   sim_panel_owner.reset();

@@ -1,0 +1,133 @@
+#include "gui/lesson_player.hpp"
+
+#include <algorithm>
+
+#include "gui/real_run_panel.hpp"
+#include "gui/simulation_panel.hpp"
+#include "warpscope/kernels/system_info.hpp"
+#include "warpscope/sim/presets.hpp"
+
+namespace ws::app {
+
+lesson::Vocabulary LessonPlayer::vocabulary() {
+  lesson::Vocabulary v;
+  v.gpu_presets = sim::gpu_ids();
+  v.gpu_presets.push_back("this-machine");
+  v.cpu_presets = sim::cpu_ids();
+  if (std::find(v.cpu_presets.begin(), v.cpu_presets.end(), "this-machine") == v.cpu_presets.end())
+    v.cpu_presets.push_back("this-machine");
+  v.sim_kernels = sim::kernel_names();
+  for (const auto& k : kernels::all_kernels()) v.real_kernels.push_back(k.name);
+  return v;
+}
+
+bool LessonPlayer::open(const std::string& path) {
+  auto result = lesson::load_lesson_file(path, vocabulary());
+  if (!result.ok()) {
+    error_.clear();
+    for (const auto& d : result.diagnostics) error_ += lesson::format(d) + "\n";
+    return false;
+  }
+  if (result.lesson->steps.empty()) {
+    error_ = path + ": the lesson has no steps\n";
+    return false;
+  }
+  lesson_ = std::move(result.lesson);
+  path_ = path;
+  error_.clear();
+  for (const auto& d : result.diagnostics) error_ += lesson::format(d) + "\n";  // warnings only
+  live_.clear();
+  step_ = 0;
+  return true;
+}
+
+void LessonPlayer::close() {
+  lesson_.reset();
+  live_.clear();
+  step_ = 0;
+}
+
+void LessonPlayer::go_to(std::size_t step, RealRunView& real, SimulationPanel& sim) {
+  if (!lesson_) return;
+  live_[step_] = {sim.session.cycle(), sim.session.playing()};
+  step_ = std::min(step, lesson_->steps.size() - 1);
+  apply(real, sim, true);
+}
+
+void LessonPlayer::restart(RealRunView& real, SimulationPanel& sim) {
+  live_.clear();
+  step_ = 0;
+  apply(real, sim, false);
+}
+
+void LessonPlayer::apply(RealRunView& real, SimulationPanel& sim, bool resume_live) {
+  const lesson::AppliedState initial;
+  state_ = lesson::state_at(*lesson_, step_, initial);
+  applied_ = true;
+  const auto& st = state_;
+
+  // "this-machine" for the GPU means the preset of the real card, when there is one.
+  sim.controls.gpu_preset = st.gpu_preset == "this-machine" ? default_gpu_preset() : st.gpu_preset;
+  sim.controls.cpu_preset = st.cpu_preset;
+  sim.controls.block = st.block_size;
+  sim.shape_override = sim::Shape{st.m, st.n, st.k};
+  sim.kernel_override = sim::parse_kernel(st.kernel);
+
+  auto& c = real.session.controls();
+  const auto before = c;
+  c.cpu_kernel = st.cpu_kernel;
+  c.gpu_kernel = st.gpu_kernel;
+  c.shape = {st.real_m, st.real_n, st.real_k};
+  c.threads = st.threads > 0 ? st.threads : std::max(1, kernels::cpu_info().cores);
+  real.lock_square = c.shape.m == c.shape.n && c.shape.n == c.shape.k;
+  sim.sync(c);
+  if (st.real_run)
+    real.session.run_now();
+  else if (!(before == c))
+    real.session.cancel();  // figures for other controls would be shown as if they were these
+
+  switch (st.zoom.kind) {
+    case lesson::Zoom::Kind::chip: sim.gpu_view.zoom_to_chip(); break;
+    case lesson::Zoom::Kind::sm: sim.gpu_view.zoom_to_sm(st.zoom.sm); break;
+    case lesson::Zoom::Kind::warp: sim.gpu_view.zoom_to_warp(st.zoom.sm, st.zoom.warp); break;
+    case lesson::Zoom::Kind::lane: sim.gpu_view.zoom_to_lane(st.zoom.sm, st.zoom.warp, st.zoom.lane); break;
+  }
+  sim.gpu_view.highlight_sm = -1;
+  sim.gpu_view.selection = {};
+  sim.selected_core = -1;
+  for (const auto& h : st.highlight) {
+    using K = lesson::Highlight::Kind;
+    if (h.kind == K::sm) sim.gpu_view.highlight_sm = h.a;
+    if (h.kind == K::warp) sim.gpu_view.selection = {h.a, h.b, 0};
+    if (h.kind == K::lane) sim.gpu_view.selection = {h.a, h.b, h.c};
+    if (h.kind == K::core) sim.selected_core = h.a;
+    if (h.kind == K::cell) sim.matrix_view.highlight_cell = {h.a, h.b};
+  }
+
+  sim.session.set_speed(st.speed);
+  const auto live = live_.find(step_);
+  if (resume_live && live != live_.end()) {
+    sim.session.seek_when_ready(live->second.cycle);
+    sim.session.play_when_ready(live->second.playing);
+  } else {
+    sim.session.seek_when_ready(st.cycle);
+    sim.session.play_when_ready(st.play);
+  }
+}
+
+PanelVisibility LessonPlayer::visibility() const {
+  if (!lesson_) return {};
+  PanelVisibility v{false, false, false, false, false, false, false};
+  for (const auto& p : state_.panels) {
+    if (p == "gpu") v.gpu = true;
+    if (p == "cpu") v.cpu = true;
+    if (p == "matrix") v.matrix = true;
+    if (p == "timeline") v.timeline = true;
+    if (p == "inspector") v.inspector = true;
+    if (p == "timers") v.timers = true;
+    if (p == "caption") v.caption = true;
+  }
+  return v;
+}
+
+}  // namespace ws::app

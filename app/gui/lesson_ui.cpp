@@ -1,0 +1,214 @@
+#include "gui/lesson_ui.hpp"
+
+#include <filesystem>
+#include <future>
+#include <map>
+
+#include <fmt/format.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include "core/caption_values.hpp"
+#include "gui/caption_view.hpp"
+#include "warpscope/kernels/system_info.hpp"
+
+namespace ws::app {
+
+namespace {
+
+std::string assets_dir() {
+  if (const char* env = std::getenv("WARPSCOPE_ASSETS"); env && *env) return env;
+  return WARPSCOPE_ASSETS_DIR;
+}
+
+// The same launch simulated with both kernels, for captions that compare them. Computed once per
+// launch in the background (a summary needs a full run), never on the UI thread.
+class KernelComparison {
+ public:
+  void request(const SimControls& c) {
+    const auto key = fmt::format("{}|{}|{}|{}x{}x{}", c.gpu_preset, c.cpu_preset, c.block, c.shape.m, c.shape.n, c.shape.k);
+    if (key == key_) return;
+    key_ = key;
+    naive_.reset();
+    tiled_.reset();
+    if (pending_.valid()) pending_.wait();
+    pending_ = std::async(std::launch::async, [c] {
+      std::pair<std::optional<sim::Summary>, std::optional<sim::Summary>> out;
+      try {
+        const auto& gpu = sim::find_gpu(c.gpu_preset);
+        const auto cpu = sim::find_cpu(c.cpu_preset);
+        for (auto kernel : {sim::Kernel::naive, sim::Kernel::tiled}) {
+          sim::SimConfig cfg;
+          cfg.kernel = kernel;
+          cfg.shape = c.shape;
+          cfg.block = c.block;
+          cfg.checkpoints = false;
+          const sim::Simulation s(gpu, cpu, cfg);
+          (kernel == sim::Kernel::naive ? out.first : out.second) = s.summary();
+        }
+      } catch (const std::exception&) {
+        // A launch that cannot be simulated has no comparison: the caption shows a dash.
+      }
+      return out;
+    });
+  }
+  void poll() {
+    if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+      auto [n, t] = pending_.get();
+      naive_ = n;
+      tiled_ = t;
+    }
+  }
+  void wait() {
+    if (pending_.valid()) pending_.wait();
+    poll();
+  }
+  std::optional<sim::Summary> naive_, tiled_;
+
+ private:
+  std::string key_;
+  std::future<std::pair<std::optional<sim::Summary>, std::optional<sim::Summary>>> pending_;
+};
+
+bool caption_compares_kernels(const std::string& caption) {
+  return caption.find("{sim.naive_time_ms}") != std::string::npos ||
+         caption.find("{sim.tiled_time_ms}") != std::string::npos ||
+         caption.find("{sim.tiled_speedup}") != std::string::npos;
+}
+
+}  // namespace
+
+float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real, SimulationPanel& sim,
+                    lesson::Language lang) {
+  using lesson::tr;
+  float height = 0;
+  if (ImGui::BeginMainMenuBar()) {
+    if (ImGui::BeginMenu(tr("panel.lesson", lang))) {
+      for (const char* code : {"en", "ko"}) {
+        const auto path = fmt::format("{}/lessons/gpu-story.{}.toml", assets_dir(), code);
+        const auto label = fmt::format("{} ({})", "GPU story", lesson::language_name(*lesson::language_from_code(code)));
+        if (ImGui::MenuItem(label.c_str()) && player.open(path)) {
+          pres.set_language(*lesson::language_from_code(code));
+          player.go_to(0, real, sim);
+          player.restart_live_memory();
+        }
+      }
+      static char path_buffer[512] = "";
+      ImGui::Separator();
+      ImGui::TextUnformatted(tr("lesson.open", lang));
+      ImGui::SetNextItemWidth(320);
+      if (ImGui::InputTextWithHint("##lesson_path", "path/to/lesson.toml", path_buffer, sizeof path_buffer,
+                                   ImGuiInputTextFlags_EnterReturnsTrue) &&
+          player.open(path_buffer)) {
+        player.go_to(0, real, sim);
+        player.restart_live_memory();
+      }
+      ImGui::Separator();
+      if (ImGui::MenuItem(tr("lesson.restart", lang), "Shift+Home", false, player.active())) player.restart(real, sim);
+      if (ImGui::MenuItem(tr("lesson.exit", lang), nullptr, false, player.active())) {
+        player.close();
+        sim.shape_override.reset();
+        sim.kernel_override.reset();
+      }
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu(tr("panel.settings", lang))) {
+      if (ImGui::MenuItem(tr("control.theme_dark", lang), "T", pres.theme == Theme::dark)) pres.theme = Theme::dark;
+      if (ImGui::MenuItem(tr("control.theme_light", lang), "T", pres.theme == Theme::light_high_contrast))
+        pres.theme = Theme::light_high_contrast;
+      ImGui::Separator();
+      if (ImGui::MenuItem(fmt::format("{} +", tr("control.ui_scale", lang)).c_str(), "Ctrl +")) pres.set_scale(pres.scale * 1.15f);
+      if (ImGui::MenuItem(fmt::format("{} -", tr("control.ui_scale", lang)).c_str(), "Ctrl -")) pres.set_scale(pres.scale / 1.15f);
+      if (ImGui::MenuItem(fmt::format("{} 100 %", tr("control.ui_scale", lang)).c_str(), "Ctrl 0")) pres.set_scale(1.0f);
+      ImGui::Separator();
+      if (ImGui::MenuItem(tr("control.clean_mode", lang), "C", pres.clean)) pres.clean = !pres.clean;
+      if (ImGui::MenuItem(tr("control.fullscreen", lang), "F11", pres.fullscreen))
+        pres.toggle_fullscreen(glfwGetCurrentContext());
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu(tr("control.language", lang))) {
+      for (auto l : {lesson::Language::en, lesson::Language::ko})
+        if (ImGui::MenuItem(lesson::language_name(l), nullptr, pres.language == l)) pres.set_language(l);
+      ImGui::EndMenu();
+    }
+    ImGui::TextDisabled("  Space play/pause   Left/Right step   F11 fullscreen   F12 screenshot   C clean mode");
+    height = ImGui::GetWindowSize().y;
+    ImGui::EndMainMenuBar();
+  }
+  return height;
+}
+
+int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel& sim, const Presentation& pres,
+                        lesson::Language lang) {
+  using lesson::tr;
+  static KernelComparison comparison;
+  static const sim::Simulation* progress_for = nullptr;
+  static std::optional<double> progress_at_finish;
+
+  const auto& st = player.state();
+  if (ImGui::ArrowButton("##prev", ImGuiDir_Left) && player.step() > 0) player.go_to(player.step() - 1, real, sim);
+  ImGui::SameLine();
+  const auto counter = lesson::trf("lesson.step_of", lang, player.step() + 1, player.step_count());
+  ImGui::SetNextItemWidth(150);
+  if (ImGui::BeginCombo("##step", counter.c_str())) {
+    for (std::size_t i = 0; i < player.step_count(); ++i) {
+      const auto& title = player.lesson().steps[i].title;
+      const auto item = fmt::format("{}. {}", i + 1, title.value_or(""));
+      if (ImGui::Selectable(item.c_str(), i == player.step())) player.go_to(i, real, sim);
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##next", ImGuiDir_Right)) player.go_to(player.step() + 1, real, sim);
+  ImGui::SameLine();
+  ImGui::PushFont(pres.fonts.bold);
+  ImGui::TextUnformatted(st.title.c_str());
+  ImGui::PopFont();
+  ImGui::SameLine();
+  ImGui::TextDisabled("  %s", player.lesson().title.c_str());
+  ImGui::Separator();
+
+  // Everything a caption quotes comes from the app's own state, never from the lesson text.
+  CaptionContext ctx;
+  sim::Simulation* s = sim.session.simulation();
+  ctx.sim = s;
+  ctx.language = lang;
+  if (s && s != progress_for && !sim.session.building()) {
+    progress_for = s;
+    progress_at_finish = cpu_progress_at_gpu_finish(*s);
+  }
+  if (s == progress_for) ctx.cpu_progress_at_finish = progress_at_finish;
+  if (caption_compares_kernels(st.caption)) {
+    comparison.request(sim.controls);
+    comparison.poll();
+    ctx.naive_summary = comparison.naive_;
+    ctx.tiled_summary = comparison.tiled_;
+  }
+  if (real.session.cpu_result()) ctx.cpu_result = &*real.session.cpu_result();
+  if (real.session.gpu_result()) ctx.gpu_result = &*real.session.gpu_result();
+  ctx.cpu_name = kernels::cpu_info().name;
+  if (const auto g = kernels::gpu_info()) ctx.gpu_name = g->name;
+  if (s && s->gpu().tensor_tflops > 0) ctx.tensor_tflops = s->gpu().tensor_tflops;
+  const auto text = lesson::expand_caption(st.caption, [&](std::string_view key) { return caption_value(key, ctx); });
+  const auto blocks = lesson::parse_caption_markup(text);
+  ImGui::BeginChild("caption_text", ImVec2(0, 0), false);
+  draw_caption_blocks(blocks, pres.fonts.regular, pres.fonts.bold, ImGui::GetContentRegionAvail().x);
+  ImGui::EndChild();
+  return count_missing_glyphs(pres.fonts.regular, text + st.title) ;
+}
+
+void draw_lesson_error(LessonPlayer& player, lesson::Language lang) {
+  using lesson::tr;
+  const ImVec2 size = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(size.x / 2, size.y / 2), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(size.x * 0.6f, 0), ImGuiCond_Appearing);
+  bool open = true;
+  if (ImGui::Begin(tr("lesson.load_failed", lang), &open)) {
+    ImGui::TextWrapped("%s", player.error().c_str());
+    ImGui::TextDisabled("%s", tr("lesson.state_kept", lang));
+  }
+  ImGui::End();
+  if (!open) player.clear_error();
+}
+
+}  // namespace ws::app

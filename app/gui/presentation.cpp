@@ -1,0 +1,61 @@
+#include "gui/presentation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+namespace ws::app {
+
+void Presentation::set_scale(float s) { scale = std::clamp(s, 0.5f, 3.0f); }
+
+void Presentation::toggle_theme() { theme = theme == Theme::dark ? Theme::light_high_contrast : Theme::dark; }
+
+void Presentation::toggle_fullscreen(GLFWwindow* window) {
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  if (!fullscreen) {
+    if (!monitor) return;
+    glfwGetWindowPos(window, &windowed_x_, &windowed_y_);
+    glfwGetWindowSize(window, &windowed_w_, &windowed_h_);
+    const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+    glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+    fullscreen = true;
+  } else {
+    glfwSetWindowMonitor(window, nullptr, windowed_x_, windowed_y_, windowed_w_, windowed_h_, GLFW_DONT_CARE);
+    fullscreen = false;
+  }
+}
+
+void Presentation::refresh_fonts_if_needed(bool lesson_is_korean) {
+  const bool want = language == lesson::Language::ko || lesson_is_korean;
+  if (built_ && built_scale_ == scale && built_theme_ == theme && wants_hangul_ == want) return;
+  wants_hangul_ = want;
+  built_scale_ = scale;
+  built_theme_ = theme;
+  built_ = true;
+  apply_theme(theme);
+  ImGui::GetStyle().ScaleAllSizes(scale);
+  fonts = load_fonts(kBaseFontPx * scale, want);
+}
+
+std::string user_screenshot_path() {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::current_path();
+  if (const char* pictures = std::getenv("XDG_PICTURES_DIR"); pictures && fs::is_directory(pictures))
+    dir = pictures;
+  else if (const char* home = std::getenv("HOME"); home && fs::is_directory(fs::path(home) / "Pictures"))
+    dir = fs::path(home) / "Pictures";
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  return (dir / fmt::format("warpscope-{}.png", stamp)).string();
+}
+
+}  // namespace ws::app

@@ -1,0 +1,48 @@
+// How the window presents itself in a lecture hall: theme, UI scale, language (and the fonts it
+// needs), fullscreen, and the clean mode that hides the controls.
+#pragma once
+
+#include <string>
+
+#include "gui/fonts.hpp"
+#include "gui/theme.hpp"
+#include "lesson/i18n.hpp"
+
+struct GLFWwindow;
+
+namespace ws::app {
+
+struct Presentation {
+  Theme theme = Theme::dark;
+  float scale = 1.0f;
+  lesson::Language language = lesson::Language::en;
+  bool clean = false;
+  bool fullscreen = false;
+  FontStatus fonts;
+
+  static constexpr float kBaseFontPx = 17.0f;
+
+  void set_scale(float s);
+  void toggle_theme();
+  void set_language(lesson::Language l) { language = l; }
+  void toggle_fullscreen(GLFWwindow* window);
+  // Rebuilds fonts and style when the scale, theme or the need for Hangul changed. Between frames only.
+  void refresh_fonts_if_needed(bool lesson_is_korean);
+  // Korean was asked for but no installed font can draw it: the labels stay English.
+  bool hangul_missing() const { return wants_hangul_ && !fonts.hangul_path; }
+  lesson::Language effective_language() const {
+    return language == lesson::Language::ko && hangul_missing() ? lesson::Language::en : language;
+  }
+
+ private:
+  bool built_ = false;
+  bool wants_hangul_ = false;
+  float built_scale_ = 0;
+  Theme built_theme_ = Theme::dark;
+  int windowed_x_ = 0, windowed_y_ = 0, windowed_w_ = 0, windowed_h_ = 0;
+};
+
+// Where F12 writes: $XDG_PICTURES_DIR or ~/Pictures when it exists, else the current directory.
+std::string user_screenshot_path();
+
+}  // namespace ws::app

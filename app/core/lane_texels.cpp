@@ -8,15 +8,16 @@ namespace {
 constexpr std::uint8_t kPending = 0;
 
 using S = sim::WarpState;
+// Labels are UI-string keys (app/lesson/i18n.cpp), so the legend follows the language.
 constexpr LegendEntry kLegend[] = {
-    {static_cast<std::uint8_t>(S::issuing), "issuing"},
-    {static_cast<std::uint8_t>(S::eligible), "ready, not picked"},
-    {static_cast<std::uint8_t>(S::waiting_dependency), "waiting on arithmetic"},
-    {static_cast<std::uint8_t>(S::waiting_memory), "waiting on memory"},
-    {static_cast<std::uint8_t>(S::waiting_barrier), "waiting at barrier"},
-    {static_cast<std::uint8_t>(S::not_resident), "not resident"},
-    {static_cast<std::uint8_t>(S::done), "done"},
-    {sim::kLaneMasked, "no cell (edge)"},
+    {static_cast<std::uint8_t>(S::issuing), "legend.issuing"},
+    {static_cast<std::uint8_t>(S::eligible), "legend.eligible"},
+    {static_cast<std::uint8_t>(S::waiting_dependency), "legend.waiting_dependency"},
+    {static_cast<std::uint8_t>(S::waiting_memory), "legend.waiting_memory"},
+    {static_cast<std::uint8_t>(S::waiting_barrier), "legend.waiting_barrier"},
+    {static_cast<std::uint8_t>(S::not_resident), "legend.not_resident"},
+    {static_cast<std::uint8_t>(S::done), "legend.done"},
+    {sim::kLaneMasked, "legend.masked"},
 };
 }  // namespace
 

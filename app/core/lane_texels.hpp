@@ -24,7 +24,7 @@ struct Rgba {
 // The lane states the legend lists, in order, with their labels.
 struct LegendEntry {
   std::uint8_t value;
-  const char* label;
+  const char* label;  // a UI-string key: lesson::tr(label, language)
 };
 std::span<const LegendEntry> lane_legend();
 std::array<Rgba, kPaletteSize> lane_palette();

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include "gui/presentation.hpp"
 #include "gui/theme.hpp"
 
 namespace ws::app {
@@ -32,7 +33,7 @@ void draw_inspector(const SimSession& session, const LaneSelection& lane, int cp
                 static_cast<unsigned long long>(c.l2_hits), static_cast<unsigned long long>(c.l3_hits),
                 static_cast<unsigned long long>(c.dram_accesses));
   } else {
-    ImGui::TextDisabled("Click a lane of the chip or a CPU core to inspect it.");
+    ImGui::TextDisabled("%s", T("label.inspect_hint"));
   }
 }
 

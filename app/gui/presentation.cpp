@@ -12,6 +12,13 @@
 
 namespace ws::app {
 
+namespace {
+lesson::Language g_ui_language = lesson::Language::en;
+}
+
+lesson::Language ui_language() { return g_ui_language; }
+void set_ui_language(lesson::Language lang) { g_ui_language = lang; }
+
 void Presentation::set_scale(float s) { scale = std::clamp(s, 0.5f, 3.0f); }
 
 void Presentation::toggle_theme() { theme = theme == Theme::dark ? Theme::light_high_contrast : Theme::dark; }

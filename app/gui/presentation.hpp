@@ -42,6 +42,11 @@ struct Presentation {
   int windowed_x_ = 0, windowed_y_ = 0, windowed_w_ = 0, windowed_h_ = 0;
 };
 
+// The language of this frame's labels, for panels that are not handed it.
+lesson::Language ui_language();
+void set_ui_language(lesson::Language lang);
+inline const char* T(const char* key) { return lesson::tr(key, ui_language()); }
+
 // Where F12 writes: $XDG_PICTURES_DIR or ~/Pictures when it exists, else the current directory.
 std::string user_screenshot_path();
 

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "core/measured_text.hpp"
+#include "gui/presentation.hpp"
 #include "gui/theme.hpp"
 #include "warpscope/kernels/system_info.hpp"
 
@@ -116,7 +117,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   auto& c = session.controls();
   const auto& cpu = kernels::cpu_info();
 
-  text_coloured(colour_measured(), "Measured on this machine");
+  text_coloured(colour_measured(), T("label.measured_here"));
   ImGui::TextWrapped("CPU: %s, %d cores, %s", cpu.name.c_str(), cpu.cores, cpu.simd.c_str());
   const auto gpu = kernels::gpu_info();
   if (gpu)
@@ -128,7 +129,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   bool edited = false;
   if (!clean) {  // presentation mode keeps the timers and hides the controls
   ImGui::PushItemWidth(-90);
-  edited |= ImGui::Checkbox("M = N = K", &view.lock_square);
+  edited |= ImGui::Checkbox(T("control.square"), &view.lock_square);
   auto& shape = c.shape;
   const kernels::Shape before = shape;
   edited |= size_slider("M", shape.m);
@@ -143,23 +144,23 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     return k && k->uses_threads;
   }();
   ImGui::BeginDisabled(!threads_matter);
-  edited |= ImGui::SliderInt("CPU threads", &c.threads, 1, std::max(1, cpu.cores) * 2, "%d", ImGuiSliderFlags_AlwaysClamp);
+  edited |= ImGui::SliderInt(T("control.threads"), &c.threads, 1, std::max(1, cpu.cores) * 2, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::EndDisabled();
   if (!threads_matter && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("%s runs on one thread: one smart core", c.cpu_kernel.c_str());
-  edited |= kernel_combo("CPU kernel", kernels::Device::cpu, c.cpu_kernel);
-  edited |= kernel_combo("GPU kernel", kernels::Device::gpu, c.gpu_kernel);
-  edited |= ImGui::SliderInt("Repeats", &c.repeats, 1, 20, "%d", ImGuiSliderFlags_AlwaysClamp);
+  edited |= kernel_combo(T("control.cpu_kernel"), kernels::Device::cpu, c.cpu_kernel);
+  edited |= kernel_combo(T("control.gpu_kernel"), kernels::Device::gpu, c.gpu_kernel);
+  edited |= ImGui::SliderInt(T("control.repeats"), &c.repeats, 1, 20, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::PopItemWidth();
   if (edited) session.note_controls_edited(now);
 
   const double bytes = 4.0 * (double(shape.m) * shape.k + double(shape.k) * shape.n + double(shape.m) * shape.n);
   ImGui::TextDisabled("A, B and C need %s; %.3g GFLOP per product", format_bytes(bytes).c_str(),
                       shape.flops() / 1e9);
-  if (ImGui::Button("Run")) session.run_now();
+  if (ImGui::Button(T("control.run"))) session.run_now();
   ImGui::SameLine();
   ImGui::BeginDisabled(!session.busy());
-  if (ImGui::Button("Cancel")) session.cancel();
+  if (ImGui::Button(T("control.cancel"))) session.cancel();
   ImGui::EndDisabled();
   if (session.cpu_job_running()) {
     ImGui::SameLine();
@@ -197,7 +198,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     }
   }
   ImGui::Separator();
-  ImGui::TextUnformatted("GFLOP/s per run (measured, log scale)");
+  ImGui::TextUnformatted(T("label.history"));
   view.history.draw(std::max(120.0f, ImGui::GetContentRegionAvail().y - 8));
 }
 

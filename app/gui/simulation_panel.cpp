@@ -9,6 +9,7 @@
 #include "core/measured_text.hpp"
 #include "gui/cpu_view.hpp"
 #include "gui/inspector.hpp"
+#include "gui/presentation.hpp"
 #include "gui/theme.hpp"
 #include "gui/timeline.hpp"
 #include "warpscope/kernels/system_info.hpp"
@@ -62,7 +63,7 @@ void draw_legend() {
     const auto& c = palette[entry.value];
     ImGui::ColorButton(entry.label, ImVec4(c.r, c.g, c.b, 1), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
     ImGui::SameLine(0, 4);
-    ImGui::TextUnformatted(entry.label);
+    ImGui::TextUnformatted(T(entry.label));
     ImGui::SameLine(0, 14);
   }
   ImGui::NewLine();
@@ -79,13 +80,13 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     return ids;
   }();
   if (!clean) {
-    preset_combo("GPU preset", controls.gpu_preset, gpu_ids);
+    preset_combo(T("control.gpu_preset"), controls.gpu_preset, gpu_ids);
     ImGui::SameLine();
-    preset_combo("CPU preset", controls.cpu_preset, cpu_ids);
+    preset_combo(T("control.cpu_preset"), controls.cpu_preset, cpu_ids);
     ImGui::SameLine();
     int kernel = controls.kernel == sim::Kernel::naive ? 0 : 1;
     ImGui::SetNextItemWidth(90);
-    if (ImGui::Combo("kernel", &kernel, "naive\0tiled\0")) {
+    if (ImGui::Combo(T("control.kernel"), &kernel, "naive\0tiled\0")) {
       real.gpu_kernel = kernel == 0 ? "cuda-naive" : "cuda-tiled";
       kernel_override.reset();
       real_edited = true;
@@ -93,7 +94,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     ImGui::SameLine();
     int block_index = controls.block == 8 ? 0 : controls.block == 16 ? 1 : 2;
     ImGui::SetNextItemWidth(80);
-    if (ImGui::Combo("block", &block_index, "8×8\00016×16\00032×32\0")) controls.block = 8 << block_index;
+    if (ImGui::Combo(T("control.block_size"), &block_index, "8×8\00016×16\00032×32\0")) controls.block = 8 << block_index;
   }
   sync(real);
 

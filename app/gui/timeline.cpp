@@ -7,6 +7,7 @@
 #include <imgui.h>
 #include <GLFW/glfw3.h>
 
+#include "gui/presentation.hpp"
 #include "gui/theme.hpp"
 
 namespace ws::app {
@@ -58,7 +59,7 @@ void draw_timeline_controls(SimSession& session) {
   if (ImGui::Button("<")) session.step(-1);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Step back one cycle (Left; Shift: 1 %%)");
   ImGui::SameLine();
-  if (ImGui::Button(session.playing() ? "Pause" : "Play", ImVec2(70, 0))) session.toggle_play();
+  if (ImGui::Button(session.playing() ? T("control.pause") : T("control.play"), ImVec2(90, 0))) session.toggle_play();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Space");
   ImGui::SameLine();
   if (ImGui::Button(">")) session.step(1);

@@ -255,6 +255,7 @@ int run_gui(const GuiOptions& options) {
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     const lesson::Language lang = pres.effective_language();
+    set_ui_language(lang);
 
     // Keys that work everywhere in the window (not while typing into a field).
     if (!io.WantTextInput) {

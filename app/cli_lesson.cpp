@@ -1,0 +1,224 @@
+// `warpscope lesson check|export|list`: lecture-mode lessons without opening a window (export
+// renders headless through run_gui). The names a lesson may use come from the live registries,
+// so a lesson is checked against exactly what this build can show.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli_commands.hpp"
+#include "gui_options.hpp"
+#include "lesson/lesson.hpp"
+#include "warpscope/kernels/job.hpp"
+#include "warpscope/sim/presets.hpp"
+#include "warpscope/sim/simulation.hpp"
+
+#ifndef WARPSCOPE_ASSETS_DIR
+#define WARPSCOPE_ASSETS_DIR "assets"
+#endif
+
+namespace ws::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+void add_unique(std::vector<std::string>& list, const std::string& name) {
+  if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
+}
+
+// Throws std::runtime_error when a preset file is broken: the caller reports it as exit 1,
+// since no lesson could be judged fairly against a half-loaded registry.
+lesson::Vocabulary registry_vocabulary() {
+  lesson::Vocabulary v;
+  v.gpu_presets = sim::gpu_ids();
+  add_unique(v.gpu_presets, "this-machine");
+  v.cpu_presets = sim::cpu_ids();
+  add_unique(v.cpu_presets, "this-machine");
+  v.sim_kernels = sim::kernel_names();
+  for (const auto& k : kernels::all_kernels()) add_unique(v.real_kernels, k.name);
+  return v;
+}
+
+// Prints every diagnostic on stderr; returns the parse result for the caller to judge.
+lesson::ParseResult check_file(const std::string& file, const lesson::Vocabulary& vocab) {
+  lesson::ParseResult r = lesson::load_lesson_file(file, vocab);
+  for (const auto& d : r.diagnostics) std::fprintf(stderr, "%s\n", lesson::format(d).c_str());
+  return r;
+}
+
+std::string ok_line(const std::string& file, const lesson::ParseResult& r) {
+  std::string line = fmt::format("{}: ok, {} step{}", file, r.lesson->steps.size(), r.lesson->steps.size() == 1 ? "" : "s");
+  if (const auto w = r.warning_count(); w > 0) line += fmt::format(", {} warning{}", w, w == 1 ? "" : "s");
+  return line;
+}
+
+bool parse_window(const std::string& text, int& width, int& height) {
+  int w = 0, h = 0;
+  char x = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d", &w, &x, &h) != 3 || (x != 'x' && x != 'X')) return false;
+  if (w < 320 || h < 240 || w > 7680 || h > 4320) return false;
+  width = w;
+  height = h;
+  return true;
+}
+
+// Lessons come in language pairs named NAME.en.toml / NAME.ko.toml. Asking for another
+// language than the file's own switches to its sibling when there is one, so
+// `lesson export gpu-story.en.toml --lang ko` exports the Korean lesson, not English captions
+// under Korean labels. Without a sibling the file is used as given.
+fs::path language_sibling(const fs::path& file, const std::string& lang) {
+  const std::string name = file.filename().string();
+  for (const char* code : {"en", "ko"}) {
+    const std::string suffix = fmt::format(".{}.toml", code);
+    if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    if (lang == code) return file;
+    const fs::path sibling = file.parent_path() / (name.substr(0, name.size() - suffix.size()) + "." + lang + ".toml");
+    std::error_code ec;
+    return fs::exists(sibling, ec) ? sibling : file;
+  }
+  return file;
+}
+
+fs::path lessons_dir() {
+  if (const char* env = std::getenv("WARPSCOPE_ASSETS"); env != nullptr && *env != '\0')
+    return fs::path(env) / "lessons";
+  return fs::path(WARPSCOPE_ASSETS_DIR) / "lessons";
+}
+
+struct ExportArgs {
+  std::string file;
+  std::string out;
+  std::string lang;
+  std::string window;
+};
+
+}  // namespace
+
+void add_lesson_commands(CLI::App& app, int& exit_code) {
+  auto* lesson_cmd = app.add_subcommand("lesson", "Lecture-mode lessons: check, export or list them");
+  lesson_cmd->require_subcommand(1);
+
+  // ---- check
+  auto files = std::make_shared<std::vector<std::string>>();
+  auto* check = lesson_cmd->add_subcommand(
+      "check", "Parse lesson files and print every problem as FILE:LINE:COLUMN: error|warning: message.\n"
+               "Exit 2 when any file has an error (warnings do not fail).");
+  check->add_option("files", *files, "Lesson files (TOML)")->required()->expected(1, -1);
+  check->callback([files, &exit_code] {
+    lesson::Vocabulary vocab;
+    try {
+      vocab = registry_vocabulary();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "warpscope: %s\n", e.what());
+      exit_code = 1;
+      return;
+    }
+    bool any_error = false;
+    for (const auto& file : *files) {
+      const auto r = check_file(file, vocab);
+      if (r.ok())
+        std::printf("%s\n", ok_line(file, r).c_str());
+      else
+        any_error = true;
+    }
+    exit_code = any_error ? 2 : 0;
+  });
+
+  // ---- export
+  auto args = std::make_shared<ExportArgs>();
+  auto* exp = lesson_cmd->add_subcommand(
+      "export", "Render every step of a lesson headless to DIR/step-01.png, step-02.png, ...\n"
+                "With --lang, a file named NAME.en.toml or NAME.ko.toml is swapped for its sibling in that\n"
+                "language when the sibling exists. Needs a display (use xvfb-run on a server).");
+  exp->add_option("file", args->file, "Lesson file (TOML)")->required();
+  exp->add_option("--out", args->out, "Directory for the PNGs (created if missing)")->required();
+  exp->add_option("--lang", args->lang, "UI language: en or ko (default: the lesson's own)")
+      ->check(CLI::IsMember({"en", "ko"}));
+  exp->add_option("--window", args->window, "Window size as WxH (default 1600x900)");
+  exp->callback([args, &exit_code] {
+    GuiOptions gui;
+    if (!args->window.empty() && !parse_window(args->window, gui.width, gui.height)) {
+      std::fprintf(stderr, "warpscope: --window wants WxH between 320x240 and 7680x4320, got '%s'\n",
+                   args->window.c_str());
+      exit_code = 2;
+      return;
+    }
+    lesson::Vocabulary vocab;
+    try {
+      vocab = registry_vocabulary();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "warpscope: %s\n", e.what());
+      exit_code = 1;
+      return;
+    }
+    fs::path file = args->file;
+    if (!args->lang.empty()) {
+      const fs::path chosen = language_sibling(file, args->lang);
+      if (chosen != file) std::fprintf(stderr, "warpscope: --lang %s: exporting %s\n", args->lang.c_str(), chosen.string().c_str());
+      file = chosen;
+    }
+    const auto r = check_file(file.string(), vocab);
+    if (!r.ok()) {
+      exit_code = 2;
+      return;
+    }
+    std::error_code ec;
+    fs::create_directories(args->out, ec);
+    if (ec) {
+      std::fprintf(stderr, "warpscope: cannot create %s: %s\n", args->out.c_str(), ec.message().c_str());
+      exit_code = 1;
+      return;
+    }
+    gui.lesson_path = file.string();
+    gui.export_dir = args->out;
+    gui.language = args->lang.empty() ? r.lesson->language : args->lang;
+    gui.start_real_run = false;  // an export shows the lesson, it does not benchmark this machine
+    exit_code = run_gui(gui);
+  });
+
+  // ---- list
+  auto* list = lesson_cmd->add_subcommand("list", "List the built-in lessons (assets/lessons, or $WARPSCOPE_ASSETS/lessons)");
+  list->callback([&exit_code] {
+    const fs::path dir = lessons_dir();
+    std::error_code ec;
+    std::vector<fs::path> paths;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().extension() == ".toml") paths.push_back(it->path());
+    if (ec || paths.empty()) {
+      std::fprintf(stderr, "warpscope: no lessons in %s (set WARPSCOPE_ASSETS)\n", dir.string().c_str());
+      exit_code = 1;
+      return;
+    }
+    std::sort(paths.begin(), paths.end());
+    lesson::Vocabulary vocab;
+    try {
+      vocab = registry_vocabulary();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "warpscope: %s\n", e.what());
+      exit_code = 1;
+      return;
+    }
+    exit_code = 0;
+    for (const auto& p : paths) {
+      const auto r = lesson::load_lesson_file(p, vocab);
+      if (r.ok()) {
+        std::printf("%s  [%s]  %zu steps  %s\n", p.string().c_str(), r.lesson->language.c_str(),
+                    r.lesson->steps.size(), r.lesson->title.c_str());
+      } else {
+        std::printf("%s  %zu error%s (see `warpscope lesson check %s`)\n", p.string().c_str(), r.error_count(),
+                    r.error_count() == 1 ? "" : "s", p.string().c_str());
+        exit_code = 2;
+      }
+    }
+  });
+}
+
+}  // namespace ws::app

@@ -1,0 +1,230 @@
+// run_job: the one place that prepares inputs, times a kernel and verifies its output, so the CLI,
+// the GUI and the tests all measure the same way.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <new>
+#include <stdexcept>
+
+#include "cpu/cpu_kernels.hpp"
+#include "cuda/cuda_backend.hpp"
+#include "memory.hpp"
+#include "verify.hpp"
+#include "warpscope/kernels/job.hpp"
+#include "warpscope/kernels/system_info.hpp"
+
+namespace ws::kernels {
+
+namespace {
+
+constexpr int kMaxDimension = 16384;
+
+// Seeded values in (-1, 1), never exactly zero: an all-zero or zero-heavy input would let a
+// kernel that skips work pass verification. (2u + 1 - 2^24) / 2^24 is an odd integer over 2^24,
+// so it is exact in fp32 and cannot be 0.
+void fill_random(float* data, std::size_t count, std::uint64_t seed) {
+  std::uint64_t state = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+  for (std::size_t i = 0; i < count; ++i) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    const auto u = static_cast<std::int64_t>(state >> 40);  // 24 random bits
+    data[i] = static_cast<float>(2 * u + 1 - (std::int64_t{1} << 24)) * 0x1p-24f;
+  }
+}
+
+void poison(float* data, std::size_t count) {
+  std::fill(data, data + count, std::numeric_limits<float>::quiet_NaN());
+}
+
+// Rough speed of each kernel here (GFLOP/s), only to decide whether a warm-up run is affordable.
+double rough_gflops(const std::string& kernel, int threads) {
+  if (kernel == "cpu-naive") return 0.4;
+  if (kernel == "cpu-parallel" || kernel == "cpu-blas") return 30.0 * threads;
+  if (kernel == "cuda-naive") return 500.0;
+  if (kernel == "cuda-tiled") return 2000.0;
+  return 20000.0;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+void append_detail(JobResult& r, const std::string& text) {
+  if (!r.detail.empty()) r.detail += "; ";
+  r.detail += text;
+}
+
+using Clock = std::chrono::steady_clock;
+
+// Runs warm-ups and timed repeats of a CPU kernel; returns false when cancelled.
+bool time_cpu(const JobRequest& req, const cpu::Gemm& g, int threads, int warmups,
+              JobControl& control, std::vector<double>& ms) {
+  const int total = warmups + req.repeats;
+  const std::size_t c_count = static_cast<std::size_t>(g.m) * g.n;
+  for (int run = 0; run < total; ++run) {
+    RunControl rc{&control.cancel, &control.progress, static_cast<double>(run) / total, 1.0 / total};
+    poison(g.c, c_count);
+    const auto t0 = Clock::now();
+    bool ok = true;
+    if (req.kernel == "cpu-naive")
+      ok = cpu::naive(g, rc);
+    else if (req.kernel == "cpu-parallel")
+      ok = cpu::parallel(g, threads, rc);
+    else
+      ok = cpu::blas(g, threads, rc);
+    const auto t1 = Clock::now();
+    if (!ok) return false;
+    if (run >= warmups) ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  return true;
+}
+
+}  // namespace
+
+JobResult run_job(const JobRequest& req, JobControl& control) {
+  JobResult r;
+  r.kernel = req.kernel;
+  r.shape = req.shape;
+  control.progress.store(0.0, std::memory_order_relaxed);
+
+  const KernelInfo* info = find_kernel(req.kernel);
+  if (info == nullptr) {
+    r.skipped = "unknown kernel \"" + req.kernel + "\"";
+    return r;
+  }
+  r.device = info->device;
+  const Shape& s = req.shape;
+  if (std::min({s.m, s.n, s.k}) < 1 || std::max({s.m, s.n, s.k}) > kMaxDimension) {
+    r.skipped = "invalid shape " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
+                std::to_string(s.k) + " (each dimension must be 1.." + std::to_string(kMaxDimension) + ")";
+    return r;
+  }
+  if (auto why = unavailable_reason(req.kernel)) {
+    r.skipped = *why;
+    return r;
+  }
+
+  const int repeats = std::max(1, req.repeats);
+  const int requested_threads = req.threads > 0 ? req.threads : cpu_info().cores;
+  cpu::Gemm g{s.m, s.n, s.k, nullptr, nullptr, nullptr};
+  int threads = 0;
+  if (req.kernel == "cpu-naive") threads = 1;
+  else if (req.kernel == "cpu-parallel") threads = cpu::parallel_threads_for(g, requested_threads);
+  else if (req.kernel == "cpu-blas") threads = requested_threads;
+  r.threads = threads;
+
+  std::uint64_t host_needed = matrix_bytes(s);
+  if (req.kernel == "cpu-parallel") host_needed += cpu::parallel_workspace_bytes(g, requested_threads);
+  if (auto refusal = check_memory_fits(host_needed, available_host_memory_bytes(), "host")) {
+    r.skipped = *refusal;
+    return r;
+  }
+  if (info->device == Device::gpu) {
+    // cuBLAS allocates its own workspace on top of the three matrices.
+    const std::uint64_t workspace = req.kernel == "cublas" ? (64ull << 20) : 0;
+    if (const auto free_bytes = cuda::free_memory_bytes()) {
+      if (auto refusal = check_memory_fits(matrix_bytes(s) + workspace, *free_bytes, "GPU")) {
+        r.skipped = *refusal;
+        return r;
+      }
+    }
+  }
+
+  const std::size_t a_count = static_cast<std::size_t>(s.m) * s.k;
+  const std::size_t b_count = static_cast<std::size_t>(s.k) * s.n;
+  const std::size_t c_count = static_cast<std::size_t>(s.m) * s.n;
+  std::unique_ptr<float[]> a, b, c;
+  try {
+    a.reset(new float[a_count]);
+    b.reset(new float[b_count]);
+    c.reset(new float[c_count]);
+  } catch (const std::bad_alloc&) {
+    r.skipped = "could not allocate " + format_gib(matrix_bytes(s)) + " of host memory";
+    return r;
+  }
+  fill_random(a.get(), a_count, req.seed);
+  fill_random(b.get(), b_count, req.seed + 1);
+  poison(c.get(), c_count);
+  g.a = a.get();
+  g.b = b.get();
+  g.c = c.get();
+  if (control.cancelled()) {
+    r.cancelled = true;
+    return r;
+  }
+
+  // A warm-up of a run that takes many seconds would only double the wait; such runs are
+  // dominated by arithmetic, not by first-touch and cache effects a warm-up is there to remove.
+  const double estimate_s = s.flops() / (rough_gflops(req.kernel, std::max(1, threads)) * 1e9);
+  const int warmups = estimate_s > 1.0 ? 0 : 1;
+  if (warmups == 0) {
+    char note[96];
+    std::snprintf(note, sizeof note, "no warm-up run (one run estimated at %.0f s)", estimate_s);
+    append_detail(r, note);
+  }
+
+  std::vector<double> ms;
+  if (info->device == Device::cpu) {
+    if (req.kernel == "cpu-parallel") append_detail(r, cpu::parallel_microkernel_name());
+    if (req.kernel == "cpu-blas") append_detail(r, "OpenBLAS core " + cpu::blas_core_name());
+    bool finished = false;
+    try {
+      finished = time_cpu(req, g, threads, warmups, control, ms);
+    } catch (const std::exception& e) {  // packing buffers or threads could not be had
+      r.skipped = std::string("could not run: ") + e.what();
+      return r;
+    }
+    if (!finished) {
+      r.cancelled = true;
+      return r;
+    }
+  } else {
+    cuda::Run run;
+    run.kernel = req.kernel == "cuda-naive"   ? cuda::Kernel::naive
+                 : req.kernel == "cuda-tiled" ? cuda::Kernel::tiled
+                                              : cuda::Kernel::cublas;
+    run.m = s.m, run.n = s.n, run.k = s.k;
+    run.a = g.a, run.b = g.b, run.c = g.c;
+    run.warmups = warmups;
+    run.repeats = repeats;
+    run.control = RunControl{&control.cancel, &control.progress};
+    if (const auto facts = cuda::device_facts()) append_detail(r, facts->name);
+    cuda::Outcome out = cuda::run(run);
+    if (out.cancelled) {
+      r.cancelled = true;
+      return r;
+    }
+    if (!out.error.empty()) {
+      if (out.before_kernel) {
+        r.skipped = out.error;
+      } else {
+        append_detail(r, out.error);  // a failure, not a skip: verified stays false
+      }
+      return r;
+    }
+    ms = std::move(out.kernel_ms);
+    r.transfer_ms = out.transfer_ms;
+  }
+
+  r.repeats = static_cast<int>(ms.size());
+  r.ms_median = median(ms);
+  r.ms_min = *std::min_element(ms.begin(), ms.end());
+  r.gflops = r.ms_median > 0 ? s.flops() / (r.ms_median * 1e6) : 0.0;
+
+  const Verification v = verify(g.a, g.b, g.c, s, req.seed);
+  r.verified = v.ok;
+  r.max_rel_error = v.max_rel_error;
+  r.checked_elements = v.checked;
+  if (v.non_finite > 0) append_detail(r, std::to_string(v.non_finite) + " NaN/Inf values in C");
+  control.progress.store(1.0, std::memory_order_relaxed);
+  return r;
+}
+
+}  // namespace ws::kernels

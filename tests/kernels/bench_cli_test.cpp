@@ -1,0 +1,131 @@
+// `warpscope bench` as a user runs it: the JSON shape and values, and the exit codes for bad input.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "warpscope/kernels/job.hpp"
+
+namespace {
+
+struct BenchRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+BenchRun bench(const std::string& args) {
+  BenchRun r;
+  const std::string err_path = ::testing::TempDir() + "bench_stderr_" + std::to_string(getpid()) + ".txt";
+  const std::string command = std::string(WARPSCOPE_BIN) + " bench " + args + " 2>" + err_path;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 4096> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe)) r.out += buffer.data();
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::ifstream err(err_path);
+  std::stringstream text;
+  text << err.rdbuf();
+  r.err = text.str();
+  std::remove(err_path.c_str());
+  return r;
+}
+
+TEST(BenchCli, JsonHasTheDocumentedShapeAndRealValues) {
+  const BenchRun r = bench("--size 64 --kernels cpu-naive,cpu-parallel --threads 2 --repeats 2 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);  // exactly one JSON object, nothing else
+  ASSERT_TRUE(j.is_object());
+  ASSERT_TRUE(j["cpu"].is_object());
+  EXPECT_TRUE(j["cpu"]["name"].is_string());
+  EXPECT_TRUE(j["cpu"]["cores"].is_number_integer());
+  EXPECT_GE(j["cpu"]["cores"].get<int>(), 1);
+  EXPECT_TRUE(j["cpu"]["simd"].is_string());
+  ASSERT_TRUE(j.contains("gpu"));
+  if (!j["gpu"].is_null()) {
+    EXPECT_TRUE(j["gpu"]["name"].is_string());
+    EXPECT_TRUE(j["gpu"]["cc"].is_string());
+    EXPECT_TRUE(j["gpu"]["sm_count"].is_number_integer());
+  }
+  ASSERT_TRUE(j["results"].is_array());
+  ASSERT_EQ(j["results"].size(), 2u);
+  const char* expected[] = {"cpu-naive", "cpu-parallel"};
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto& res = j["results"][i];
+    EXPECT_EQ(res["kernel"], expected[i]);
+    EXPECT_EQ(res["device"], "cpu");
+    EXPECT_EQ(res["m"], 64);
+    EXPECT_EQ(res["n"], 64);
+    EXPECT_EQ(res["k"], 64);
+    EXPECT_TRUE(res["threads"].is_number_integer());
+    EXPECT_GE(res["threads"].get<int>(), 1);
+    EXPECT_EQ(res["repeats"], 2);
+    for (const char* key : {"ms_median", "ms_min", "gflops", "max_rel_error"}) {
+      ASSERT_TRUE(res[key].is_number()) << key;
+      EXPECT_GE(res[key].get<double>(), 0.0) << key;
+    }
+    EXPECT_GT(res["gflops"].get<double>(), 0.0);
+    EXPECT_LE(res["ms_min"].get<double>(), res["ms_median"].get<double>());
+    EXPECT_LT(res["max_rel_error"].get<double>(), 1e-5);
+    EXPECT_TRUE(res["transfer_ms"].is_null());
+    EXPECT_EQ(res["verified"], true);
+    EXPECT_TRUE(res["skipped"].is_null());
+  }
+  EXPECT_EQ(j["results"][0]["threads"], 1);  // cpu-naive is one thread whatever --threads says
+}
+
+TEST(BenchCli, NonSquareShape) {
+  const BenchRun r = bench("--m 17 --n 33 --k 65 --kernels cpu-parallel --repeats 1 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto res = nlohmann::json::parse(r.out)["results"][0];
+  EXPECT_EQ(res["m"], 17);
+  EXPECT_EQ(res["n"], 33);
+  EXPECT_EQ(res["k"], 65);
+  EXPECT_EQ(res["verified"], true);
+}
+
+TEST(BenchCli, GpuKernelsAreSkippedWithTheReasonWhenTheyCannotRun) {
+  const auto why = ws::kernels::unavailable_reason("cuda-tiled");
+  if (!why) GTEST_SKIP() << "a CUDA device is present";
+  const BenchRun r = bench("--size 32 --kernels cuda-tiled,cublas --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["gpu"].is_null());
+  for (const auto& res : j["results"]) {
+    EXPECT_EQ(res["device"], "gpu");
+    EXPECT_EQ(res["skipped"], *why);
+    EXPECT_EQ(res["verified"], false);
+  }
+}
+
+TEST(BenchCli, UnknownKernelListsTheValidNames) {
+  const BenchRun r = bench("--kernels nope");
+  EXPECT_EQ(r.exit_code, 2);
+  for (const auto& k : ws::kernels::all_kernels()) EXPECT_NE(r.err.find(k.name), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("nope"), std::string::npos);
+}
+
+TEST(BenchCli, InvalidSizesAreRejected) {
+  EXPECT_EQ(bench("--size 0").exit_code, 2);
+  EXPECT_EQ(bench("--size 16385").exit_code, 2);
+  const BenchRun r = bench("--m -3 --kernels cpu-naive");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--m"), std::string::npos) << r.err;
+}
+
+TEST(BenchCli, TableWithoutJson) {
+  const BenchRun r = bench("--size 16 --kernels cpu-naive --repeats 1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("cpu-naive"), std::string::npos);
+  EXPECT_NE(r.out.find("GFLOP/s"), std::string::npos);
+  EXPECT_NE(r.out.find("yes"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,48 @@
+// The kernel registry and the machine facts printed next to every measured figure.
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "warpscope/kernels/job.hpp"
+#include "warpscope/kernels/system_info.hpp"
+
+namespace ws::kernels {
+namespace {
+
+TEST(Registry, ListsEveryKernelCpuFirst) {
+  std::vector<std::string> names;
+  for (const auto& k : all_kernels()) names.push_back(k.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"cpu-naive", "cpu-parallel", "cpu-blas", "cuda-naive",
+                                             "cuda-tiled", "cublas"}));
+  for (const auto& k : all_kernels()) EXPECT_FALSE(k.description.empty());
+  EXPECT_TRUE(find_kernel("cpu-parallel")->uses_threads);
+  EXPECT_FALSE(find_kernel("cpu-naive")->uses_threads);
+  EXPECT_EQ(find_kernel("nope"), nullptr);
+  EXPECT_STREQ(to_string(Device::gpu), "gpu");
+}
+
+TEST(Registry, CpuKernelsRunHere) {
+  EXPECT_FALSE(unavailable_reason("cpu-naive").has_value());
+  EXPECT_FALSE(unavailable_reason("cpu-parallel").has_value());
+#ifdef WARPSCOPE_HAVE_OPENBLAS
+  EXPECT_FALSE(unavailable_reason("cpu-blas").has_value());
+  EXPECT_NE(blas_core_name(), "none");
+#else
+  EXPECT_EQ(unavailable_reason("cpu-blas").value_or(""), "built without OpenBLAS");
+#endif
+  EXPECT_TRUE(unavailable_reason("nope").has_value());
+}
+
+TEST(SystemInfo, DescribesTheCpu) {
+  const CpuInfo& cpu = cpu_info();
+  EXPECT_FALSE(cpu.name.empty());
+  EXPECT_GE(cpu.cores, 1);
+  const std::set<std::string> levels{"avx512", "avx2+fma", "avx", "sse4.2", "sse2"};
+  EXPECT_TRUE(levels.count(cpu.simd)) << cpu.simd;
+}
+
+}  // namespace
+}  // namespace ws::kernels

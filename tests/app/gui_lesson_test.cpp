@@ -1,0 +1,108 @@
+// Lecture mode as a lecturer uses it, rendered headless: every built-in step in both languages,
+// Hangul really drawn, step keys, resuming a step, a broken file, presentation keys and settings.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "run_binary.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string bin = WARPSCOPE_BIN;
+const std::string out_dir = TEST_OUT_DIR;
+const std::string lessons = WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons";
+
+nlohmann::json state_of(const std::string& args, const std::string& env = "") {
+  const auto r = run_command(env + " " + bin + " --screenshot " + out_dir + "/lesson_state.png --frames 3 --no-run --print-state " + args);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const auto brace = r.output.rfind("\n{");
+  return nlohmann::json::parse(r.output.substr(brace == std::string::npos ? 0 : brace + 1), nullptr, false);
+}
+
+bool have_display() { return std::getenv("DISPLAY") && *std::getenv("DISPLAY"); }
+
+}  // namespace
+
+class GuiLesson : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  }
+};
+
+TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
+  for (const char* lang : {"en", "ko"}) {
+    const fs::path dir = fs::path(out_dir) / (std::string("export_") + lang);
+    fs::remove_all(dir);
+    const auto r = run_command(bin + " lesson export " + lessons + "/gpu-story.en.toml --out " + dir.string() + " --lang " + lang);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    int pngs = 0;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().extension() == ".png" && fs::file_size(e.path()) > 10000) ++pngs;
+    EXPECT_GE(pngs, 12) << lang;
+    EXPECT_EQ(r.output.find("no glyph"), std::string::npos) << r.output;
+  }
+}
+
+TEST_F(GuiLesson, KoreanCaptionsAreDrawnWithHangulGlyphs) {
+  auto s = state_of("--lesson " + lessons + "/gpu-story.ko.toml --step 1");
+  ASSERT_FALSE(s.is_discarded());
+  EXPECT_EQ(s["language"], "ko");
+  EXPECT_NE(s["hangul_font"], "");
+  EXPECT_EQ(s["missing_glyphs"], 0);
+  // The same check does fail when the "Korean" font cannot draw Hangul.
+  const char* latin = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  if (fs::exists(latin)) {
+    s = state_of("--lesson " + lessons + "/gpu-story.ko.toml --step 1", std::string("WARPSCOPE_HANGUL_FONT=") + latin);
+    EXPECT_GT(s["missing_glyphs"].get<int>(), 10);
+  }
+}
+
+TEST_F(GuiLesson, ArrowAndPageKeysMoveBetweenSteps) {
+  const std::string lesson = "--lesson " + lessons + "/gpu-story.en.toml";
+  EXPECT_EQ(state_of(lesson + " --keys Right,Right,Right")["lesson_step"], 4);
+  EXPECT_EQ(state_of(lesson + " --keys PageDown,PageDown,PageUp")["lesson_step"], 2);
+  EXPECT_EQ(state_of(lesson + " --step 5 --keys Left")["lesson_step"], 4);
+  EXPECT_EQ(state_of(lesson + " --step 5 --keys Shift+Home")["lesson_step"], 1);
+}
+
+TEST_F(GuiLesson, ComingBackToAStepResumesWhereItWasLeft) {
+  const std::string lesson = "--lesson " + lessons + "/gpu-story.en.toml --step 4";
+  const auto fresh = state_of(lesson);
+  const long long start = fresh["cycle"];
+  // Step the clock with '.' (the arrows belong to the lesson), leave, come back.
+  const auto back = state_of(lesson + " --keys Period,Period,Period,Right,Left");
+  EXPECT_EQ(back["lesson_step"], 4);
+  EXPECT_EQ(back["cycle"].get<long long>(), start + 3);
+}
+
+TEST_F(GuiLesson, ABrokenLessonIsAnErrorWithItsLocation) {
+  const fs::path broken = fs::path(out_dir) / "broken.toml";
+  std::ofstream(broken) << "title = \"x\"\n[[step]]\ntitle = \"a\"\ngpu_preset = \"nope\"\n";
+  const auto r = run_command(bin + " --lesson " + broken.string() + " --screenshot " + out_dir + "/never.png");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find(broken.string() + ":4:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("h100"), std::string::npos) << "valid names are listed: " << r.output;
+}
+
+TEST_F(GuiLesson, PresentationKeysAndSettingsPersist) {
+  const fs::path config = fs::path(out_dir) / "config";
+  fs::remove_all(config);
+  const std::string env = "WARPSCOPE_CONFIG_DIR=" + config.string();
+  auto s = state_of("--size 64 --keys Ctrl+Equal,T,C", env);
+  EXPECT_NEAR(s["ui_scale"].get<double>(), 1.15, 1e-3);
+  EXPECT_EQ(s["theme"], "light");
+  EXPECT_TRUE(s["clean"].get<bool>());
+  // The next start remembers the scale and the theme.
+  s = state_of("--size 64", env);
+  EXPECT_NEAR(s["ui_scale"].get<double>(), 1.15, 1e-3);
+  EXPECT_EQ(s["theme"], "light");
+  s = state_of("--size 64 --keys Ctrl+0", env);
+  EXPECT_NEAR(s["ui_scale"].get<double>(), 1.0, 1e-3);
+}

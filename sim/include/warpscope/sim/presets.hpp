@@ -1,0 +1,136 @@
+// Hardware presets: the named GPUs and CPUs the simulator can model, loaded from the data files in
+// assets/presets/{gpus,cpus}/*.toml, plus "this machine" presets built from live facts.
+// Every datasheet number in a file carries its source; the model constants (latencies, cache
+// sizes) carry theirs in the file's [model] table.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ws::sim {
+
+// Cycle counts at the preset's SM clock; approximate figures from microbenchmark papers.
+struct GpuLatencies {
+  int fma = 4;           // dependent FFMA to FFMA
+  int alu = 4;           // integer / address arithmetic
+  int shared = 25;       // LDS/STS round trip, no bank conflict
+  int l1_hit = 33;       // global load that hits L1
+  int l2_hit = 200;      // global load that misses L1 and hits L2
+  int dram = 500;        // global load that goes to DRAM (unloaded)
+  int barrier = 20;      // last warp arrives at __syncthreads -> the block may issue again
+  int block_launch = 50; // block assigned to an SM -> its warps may issue
+};
+
+struct GpuPreset {
+  std::string id;              // short name for the CLI: "h100"
+  std::string name;            // display name: "H100 SXM5 80 GB"
+  std::string reference_name;  // row name in shared/reference/gpus.csv, "" when none
+  std::string architecture;
+  int year = 0;
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  int fp32_lanes_per_sm = 0;
+  int schedulers_per_sm = 0;
+  double clock_mhz = 0;            // the clock the FP32 peak is quoted at (shader/boost clock)
+  double memory_bandwidth_gbs = 0;
+  double memory_gb = 0;
+  int l2_kb = 0;                   // 0: no L2 for global data (GT200)
+  double l2_bandwidth_gbs = 0;     // model constant: L2 -> SM bandwidth
+  int l1_kb = 0;                   // L1 able to hold global data per SM (0: global loads bypass L1)
+  bool l1_shares_smem = false;     // Volta+: L1 is what the shared-memory carveout leaves
+  int lsu_cycles_per_wavefront = 1;   // per 128-byte line a warp's global access touches
+  int smem_cycles_per_wavefront = 1;  // per conflict-free shared-memory wavefront
+  double datasheet_fp32_tflops = 0;   // what the vendor/reference table says, to check peak()
+  double tensor_tflops = 0;           // dense FP16/BF16 on tensor cores, datasheet; 0: none (before Volta)
+  GpuLatencies latency;
+  std::string source;                 // where the datasheet numbers come from
+  std::string model_source;           // where the latencies and model constants come from
+  std::vector<std::string> uncertain; // fields whose value is disputed or estimated
+  std::string notes;
+  bool from_device = false;           // built from a live device, not a file
+
+  // SMs x FP32 lanes x 2 (FMA) x clock, in GFLOP/s.
+  double peak_gflops() const { return sm_count * fp32_lanes_per_sm * 2.0 * clock_mhz * 1e-3; }
+  double dram_bytes_per_cycle() const { return memory_bandwidth_gbs * 1e3 / clock_mhz; }
+  std::string cc_string() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
+};
+
+struct CpuPreset {
+  std::string id;
+  std::string name;
+  std::string reference_name;  // row name in shared/reference/cpus.csv
+  std::string microarchitecture;
+  int year = 0;
+  int cores = 0;
+  int threads = 0;
+  double base_clock_ghz = 0;
+  double boost_clock_ghz = 0;
+  std::string simd_isa;
+  int fp32_lanes = 0;       // per vector op
+  int fma_units = 0;        // FMA-equivalent pipes per core (an add pipe + a mul pipe count as one)
+  double memory_bandwidth_gbs = 0;
+  int l1d_kb = 32, l2_kb = 1024;
+  double l3_mb = 0;
+  double datasheet_peak_gflops_base = 0;  // reference table, at base clock
+  // Model constants, core cycles.
+  int fma_latency = 4;
+  int l1_latency = 5, l2_latency = 14, l3_latency = 45, dram_latency = 250;
+  double miss_overlap = 4.0;  // misses an out-of-order core and its stride prefetcher overlap
+  std::string source;
+  std::string model_source;
+  std::vector<std::string> uncertain;
+  std::string notes;
+  bool from_machine = false;
+
+  // cores x lanes x FMA units x 2 x base clock, in GFLOP/s.
+  double peak_gflops() const { return cores * fp32_lanes * fma_units * 2.0 * base_clock_ghz; }
+};
+
+struct UnknownPreset : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Where the preset files are: $WARPSCOPE_ASSETS/presets, else WARPSCOPE_ASSETS_DIR/presets.
+std::string presets_dir();
+
+// All named presets, sorted by year then id. Loaded once; throws std::runtime_error on a bad file.
+const std::vector<GpuPreset>& gpu_presets();
+const std::vector<CpuPreset>& cpu_presets();
+
+// Lookup by id or display name, case-insensitive. "this-machine" / "host" for the CPU gives
+// this_machine_cpu(). Throws UnknownPreset whose message lists the valid names.
+const GpuPreset& find_gpu(const std::string& name);
+CpuPreset find_cpu(const std::string& name);
+std::vector<std::string> gpu_ids();
+std::vector<std::string> cpu_ids();
+
+// Loads one file (exposed for tests and for user-supplied presets).
+GpuPreset load_gpu_preset(const std::string& path);
+CpuPreset load_cpu_preset(const std::string& path);
+
+// The CPU this process runs on: cores, SIMD width from CPUID, clock from /proc/cpuinfo.
+const CpuPreset& this_machine_cpu();
+
+// Plain facts about a live GPU (filled by the app from cudaGetDeviceProperties; sim has no CUDA).
+struct DeviceFacts {
+  std::string name;
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  double clock_mhz = 0;              // SM clock
+  double memory_bandwidth_gbs = 0;   // 0 if unknown
+  double memory_gb = 0;
+  int l2_bytes = 0;
+};
+
+// The named preset when the name, compute capability and SM count fit one; otherwise a preset
+// built from the facts with per-architecture defaults for lanes, schedulers and latencies.
+GpuPreset preset_from_device(const DeviceFacts& facts);
+
+// FP32 lanes and warp schedulers per SM for a compute capability (CUDA Programming Guide tables).
+int fp32_lanes_per_sm_for_cc(int major, int minor);
+int schedulers_per_sm_for_cc(int major, int minor);
+
+}  // namespace ws::sim

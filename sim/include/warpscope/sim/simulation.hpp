@@ -1,0 +1,189 @@
+// The simulated GPU (and a few CPU cores on the same clock) running a real matrix multiply.
+//
+// Cycle model: cycle c is "processed" when every warp scheduler has had its chance to issue in it.
+// Right after construction cycle 0 is processed (the first blocks are placed); step() processes
+// the next cycle. State queries describe the machine at the end of cycle(). The simulation is
+// deterministic: the same presets and config give the same state at every cycle.
+//
+// A first full run happens at construction (the totals, the C-cell finish times and the
+// checkpoints come from it), then the simulation is rewound to cycle 0. seek() restores the
+// nearest earlier checkpoint and replays, so scrubbing costs at most one checkpoint interval.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warpscope/sim/occupancy.hpp"
+#include "warpscope/sim/presets.hpp"
+
+namespace ws::sim {
+
+enum class Kernel : std::uint8_t { naive, tiled };
+const char* to_string(Kernel k);
+std::optional<Kernel> parse_kernel(std::string_view name);
+std::vector<std::string> kernel_names();
+
+struct Shape {
+  int m = 256, n = 256, k = 256;
+};
+
+// What a warp is doing at a cycle; the byte values are what export_lane_states() writes.
+enum class WarpState : std::uint8_t {
+  not_resident = 0,        // its block is not on the SM (yet), or the slot is unused
+  issuing = 1,             // issued an instruction this cycle
+  eligible = 2,            // could issue but the scheduler picked another warp or the pipe is busy
+  waiting_dependency = 3,  // waiting for an arithmetic result (FMA latency)
+  waiting_memory = 4,      // waiting for a global or shared memory load
+  waiting_barrier = 5,     // arrived at __syncthreads, waiting for the rest of its block
+  done = 6,                // finished (its slot stays done once no blocks are left to place)
+};
+// Lane byte for a thread with no C cell (out of the matrix at the edges, or past the block).
+inline constexpr std::uint8_t kLaneMasked = 7;
+const char* to_string(WarpState s);
+
+enum class WaitReason : std::uint8_t { none, launch, dependency, pipe_busy, global_memory, shared_memory, barrier };
+const char* to_string(WaitReason r);
+
+struct SimConfig {
+  Kernel kernel = Kernel::tiled;
+  Shape shape;
+  int block = 0;               // block is block x block threads; 0: 32, or 16 where 1024 threads can't launch
+  int regs_per_thread = 32;    // what ptxas would report; sets occupancy with the shared memory
+  std::uint64_t seed = 42;
+  int cpu_cores = 0;           // CPU cores to simulate; 0: min(preset cores, 8)
+  bool cpu_simd = false;       // CPU cores compute a SIMD strip of cells at once
+  bool checkpoints = true;     // keep checkpoints for seek(); the CLI turns them off
+  std::size_t checkpoint_budget_bytes = std::size_t{256} << 20;
+  double max_warp_instructions = 1.5e9;  // refuse larger requests up front
+};
+
+// What a request would cost, computed before anything is allocated.
+struct Estimate {
+  double warp_instructions = 0;
+  double seconds = 0;          // at the measured simulation speed on one core
+  double memory_bytes = 0;
+  bool ok = true;
+  std::string reason;          // why it is refused
+};
+Estimate estimate(const GpuPreset& gpu, const SimConfig& cfg);
+
+// Thrown by the constructor for a launch that cannot run (0 blocks fit) or a refused request.
+struct SimRefused : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct LaneInfo {
+  bool active = false;          // has a C cell (false at the matrix edges)
+  int block_x = 0, block_y = 0;
+  int thread_x = 0, thread_y = 0;
+  int row = -1, col = -1;       // the C[row][col] this lane computes
+  int k_done = 0, k_total = 0;  // products accumulated so far
+  float partial_sum = 0;
+};
+
+struct WarpInfo {
+  WarpState state = WarpState::not_resident;
+  WaitReason reason = WaitReason::none;
+  int block_x = -1, block_y = -1;
+  int warp_in_block = -1;
+  std::int64_t waited = 0;      // cycles since it started waiting
+  std::int64_t expected = 0;    // cycles the current wait lasts in total (0 for barriers: unknown)
+  int k_done = 0, k_total = 0;
+  std::uint64_t instructions = 0;
+  std::string describe() const;  // "waiting on global memory: 212 of 480 cycles"
+};
+
+struct CpuCoreInfo {
+  int row = -1, col = -1;       // current cell (first cell of the strip with SIMD); -1 when finished
+  int k_done = 0, k_total = 0;  // along the current cell
+  long long cells_done = 0, cells_assigned = 0;
+  std::uint64_t l1_hits = 0, l2_hits = 0, l3_hits = 0, dram_accesses = 0;
+  double progress = 0;          // fraction of this core's share of C done
+};
+
+struct Summary {
+  std::int64_t cycles = 0;
+  double time_ms = 0;            // cycles at the preset's clock
+  double gflops = 0;             // 2mnk / time
+  double achieved_occupancy = 0; // mean resident warps per busy SM / hardware max warps per SM
+  double issue_slot_use = 0;     // instructions issued / (cycles x SMs x schedulers)
+  std::uint64_t warp_instructions = 0;
+  std::uint64_t dram_bytes = 0;
+  double l1_hit_rate = 0, l2_hit_rate = 0;
+  int blocks = 0;
+  double waves = 0;              // blocks / (SMs x blocks per SM)
+  OccupancyResult occupancy;     // the launch's theoretical occupancy
+};
+
+class Simulation {
+ public:
+  // Throws SimRefused (cannot launch, or too large: the message carries the estimate) and
+  // std::invalid_argument (bad shape or block).
+  Simulation(const GpuPreset& gpu, const CpuPreset& cpu, const SimConfig& cfg);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  const GpuPreset& gpu() const;
+  const CpuPreset& cpu() const;
+  const SimConfig& config() const;  // with block and cpu_cores resolved
+
+  // Time.
+  void step();                              // one cycle forward
+  void run_until(std::int64_t cycle);       // forward only; no-op if already past
+  void seek(std::int64_t cycle);            // forward or backward, via checkpoints
+  std::int64_t cycle() const;
+  std::int64_t total_cycles() const;        // cycle at which the GPU finishes
+  bool gpu_done() const;
+  double cycle_to_ms(std::int64_t cycle) const;
+  std::size_t checkpoint_count() const;
+  std::int64_t checkpoint_interval() const;
+
+  // Geometry.
+  int sm_count() const;
+  int warp_slots_per_sm() const;            // resident warps per SM for this launch
+  int lanes_per_warp() const { return 32; }
+  int block_dim() const;                    // threads per block side
+  int grid_x() const, grid_y() const;
+
+  // State at cycle().
+  WarpState warp_state(int sm, int slot) const;
+  WarpInfo warp_info(int sm, int slot) const;
+  LaneInfo lane_info(int sm, int slot, int lane) const;
+  // One byte per (sm, slot, lane), sm-major: out.size() must be sm_count*warp_slots_per_sm*32.
+  void export_lane_states(std::span<std::uint8_t> out) const;
+  // One byte per (sm, slot): the WarpState values.
+  void export_warp_states(std::span<std::uint8_t> out) const;
+
+  // The output matrix. Finish cycles and owners come from the full run; a cell is done at
+  // cycle() when its finish cycle <= cycle(). Owner: the SM index.
+  std::span<const std::int64_t> c_finish_cycle() const;   // INT64_MAX: never (can't happen)
+  std::span<const std::int32_t> c_done_by_sm() const;
+  std::span<const float> c_values() const;                 // final simulated C
+  bool c_done(int row, int col) const;
+  long long c_done_count() const;                          // at cycle()
+
+  // CPU cores on the same clock (converted by the clock ratio).
+  int cpu_core_count() const;
+  CpuCoreInfo cpu_core(int core) const;
+  double cpu_progress() const;                              // fraction of all of C the cores did
+  long long cpu_cells_done() const;
+  bool cpu_cell_done(int row, int col) const;
+  int cpu_cell_owner(int row, int col) const;               // the core the cell is assigned to
+  double cpu_clock_ratio() const;                           // CPU cycles per GPU cycle
+
+  Summary summary() const;   // from the full run
+  std::uint64_t digest() const;  // hash of the whole state at cycle(), for determinism checks
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ws::sim

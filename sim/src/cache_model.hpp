@@ -1,0 +1,115 @@
+// A cache as tags only: which sectors are present, never their data (the data lives in the
+// matrices). Set-associative with LRU, lines of several sectors; or, when everything the run can
+// touch fits, an exact "seen before" bitset, which is what an LRU cache of that size would answer
+// without spending memory on tags it will never evict.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace ws::sim::detail {
+
+class SectorCache {
+ public:
+  SectorCache() = default;
+  // capacity 0 makes a cache that always misses.
+  SectorCache(std::uint64_t capacity_bytes, int line_bytes, int sector_bytes, int ways,
+              std::uint64_t footprint_bytes)
+      : sector_shift_(log2(sector_bytes)),
+        sectors_per_line_shift_(log2(line_bytes / sector_bytes)) {
+    if (capacity_bytes == 0) return;
+    const std::uint64_t footprint_sectors = (footprint_bytes >> sector_shift_) + 1;
+    if (footprint_bytes <= capacity_bytes) {
+      seen_.assign((footprint_sectors + 63) / 64, 0);
+      return;
+    }
+    const std::uint64_t lines = capacity_bytes / static_cast<std::uint64_t>(line_bytes);
+    ways_ = static_cast<int>(std::min<std::uint64_t>(ways, std::max<std::uint64_t>(1, lines)));
+    sets_ = std::max<std::uint64_t>(1, lines / ways_);
+    tag_.assign(sets_ * ways_, 0);
+    stamp_.assign(sets_ * ways_, 0);
+    mask_.assign(sets_ * ways_, 0);
+  }
+
+  bool enabled() const { return !seen_.empty() || !tag_.empty(); }
+
+  // Looks up the sector holding this byte address and brings it in; true on a hit.
+  bool access(std::uint64_t address) {
+    const std::uint64_t sector = address >> sector_shift_;
+    if (!seen_.empty()) {
+      std::uint64_t& word = seen_[sector >> 6];
+      const std::uint64_t bit = std::uint64_t{1} << (sector & 63);
+      const bool hit = (word & bit) != 0;
+      word |= bit;
+      return hit;
+    }
+    if (tag_.empty()) return false;
+    const std::uint64_t line = sector >> sectors_per_line_shift_;
+    const auto bit = static_cast<std::uint8_t>(1u << (sector & ((1u << sectors_per_line_shift_) - 1)));
+    const std::uint64_t base = (line % sets_) * ways_;
+    const auto tag = static_cast<std::uint32_t>(line + 1);
+    ++clock_;
+    std::uint64_t victim = base;
+    for (int w = 0; w < ways_; ++w) {
+      const std::uint64_t e = base + w;
+      if (tag_[e] == tag) {
+        stamp_[e] = clock_;
+        const bool hit = (mask_[e] & bit) != 0;
+        mask_[e] |= bit;
+        return hit;
+      }
+      if (stamp_[e] < stamp_[victim]) victim = e;
+    }
+    tag_[victim] = tag;
+    stamp_[victim] = clock_;
+    mask_[victim] = bit;
+    return false;
+  }
+
+  std::size_t bytes() const {
+    return seen_.size() * 8 + tag_.size() * 4 + stamp_.size() * 4 + mask_.size();
+  }
+
+  template <class H>
+  void hash_into(H& h) const {
+    h.add(clock_);
+    for (auto w : seen_) h.add(w);
+    for (std::size_t i = 0; i < tag_.size(); ++i) {
+      h.add(tag_[i]);
+      h.add(mask_[i]);
+    }
+  }
+
+ private:
+  static int log2(int v) {
+    int s = 0;
+    while ((1 << s) < v) ++s;
+    return s;
+  }
+
+  int sector_shift_ = 5;
+  int sectors_per_line_shift_ = 2;
+  int ways_ = 1;
+  std::uint64_t sets_ = 0;
+  std::uint32_t clock_ = 0;
+  std::vector<std::uint64_t> seen_;
+  std::vector<std::uint32_t> tag_;
+  std::vector<std::uint32_t> stamp_;
+  std::vector<std::uint8_t> mask_;
+};
+
+// FNV-1a over values, for state digests.
+struct Hasher {
+  std::uint64_t h = 1469598103934665603ull;
+  template <class T>
+  void add(const T& v) {
+    const auto* p = reinterpret_cast<const unsigned char*>(&v);
+    for (std::size_t i = 0; i < sizeof(T); ++i) {
+      h ^= p[i];
+      h *= 1099511628211ull;
+    }
+  }
+};
+
+}  // namespace ws::sim::detail

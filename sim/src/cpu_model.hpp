@@ -1,0 +1,64 @@
+// A few big CPU cores running the naive loop (optionally over a SIMD strip of cells), with their
+// caches modelled as tags, on a clock of their own that the GPU cycle converts to.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cache_model.hpp"
+#include "warpscope/sim/presets.hpp"
+
+namespace ws::sim::detail {
+
+struct CpuCore {
+  double time = 0;             // CPU cycle at which the next k step starts
+  std::int64_t unit_n = 0;     // how many of its units (cells or strips) it has finished
+  std::int32_t k = 0;
+  float acc[16] = {};
+  std::uint64_t l1_hits = 0, l2_hits = 0, l3_hits = 0, dram = 0;
+};
+
+struct CpuState {
+  std::vector<CpuCore> cores;
+  std::vector<SectorCache> l1, l2;
+  SectorCache l3;
+};
+
+class CpuModel {
+ public:
+  CpuModel(const CpuPreset& cpu, int cores, bool simd, int m, int n, int k, const float* a, const float* b);
+  void reset();
+  void advance_to(double cpu_cycle);   // every step that starts at or before cpu_cycle
+
+  int cores() const { return p_; }
+  int width() const { return w_; }     // cells per unit
+  std::int64_t units_total() const { return units_; }
+  std::int64_t units_of(int core) const { return core < units_ % p_ ? units_ / p_ + 1 : units_ / p_; }
+  // The cells of unit u: row, first column, count.
+  void unit_cells(std::int64_t u, int& row, int& col, int& count) const;
+  std::int64_t unit_of_core(int core, std::int64_t n) const { return core + n * p_; }
+  std::int64_t cells_done(int core) const;
+  const std::vector<float>& values() const { return c_; }
+
+  CpuState& state() { return st_; }
+  const CpuState& state() const { return st_; }
+  void hash_into(Hasher& h) const;
+  std::size_t state_bytes() const;
+
+ private:
+  void step(int core);
+  double access(int core, std::uint64_t addr);
+
+  const CpuPreset& cpu_;
+  int p_, w_;
+  int m_, n_, k_;
+  int strips_per_row_;
+  std::int64_t units_;
+  const float* a_;
+  const float* b_;
+  std::uint64_t base_b_, footprint_;
+  CpuState st_;
+  std::vector<float> c_;   // results as cells finish (identical on every replay)
+};
+
+}  // namespace ws::sim::detail

@@ -1,0 +1,173 @@
+// The GPU engine: SMs, their warp schedulers, resident blocks and warps, the memory system, and
+// the two kernels as warp-instruction programs. Internal to the sim library; simulation.cpp wraps
+// it with checkpoints and the public API.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "cache_model.hpp"
+#include "warpscope/sim/simulation.hpp"
+
+namespace ws::sim::detail {
+
+inline constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max() / 4;
+inline constexpr int kUnroll = 4;  // the compiler's unroll of the k loop (loads hoisted ahead)
+
+enum class Op : std::uint8_t { ldg_a, ldg_b, sts_a, sts_b, bar, lds_a, lds_b, ffma, alu, stg, none };
+
+// A run of consecutive lanes of one warp that share a block row (ty); tx0..tx1 exclusive.
+struct Segment {
+  std::int16_t ty, tx0, tx1, lane0;
+};
+
+// Everything fixed for one launch.
+struct GpuSetup {
+  const GpuPreset* gpu = nullptr;
+  Kernel kernel = Kernel::tiled;
+  int m = 0, n = 0, k = 0;
+  int bdim = 32;               // block is bdim x bdim threads
+  int threads = 0;             // bdim^2
+  int wpb = 0;                 // warps per block
+  int grid_x = 0, grid_y = 0;
+  std::int64_t total_blocks = 0;
+  int blocks_per_sm = 0;       // occupancy
+  int slots = 0;               // warp slots per SM = blocks_per_sm * wpb
+  int nsched = 0;
+  int per_sched = 0;           // warp slots per scheduler (slot s belongs to scheduler s % nsched)
+  int issue_width = 1;
+  double fp_cost = 1;          // cycles a warp FFMA holds a scheduler's FP32 pipe
+  double alu_cost = 1;
+  bool alu_on_fp_pipe = true;
+  double lsu_cost = 1, smem_cost = 1;
+  double l2_bytes_per_cycle = 0;  // 0: no L2
+  double dram_bytes_per_cycle = 0;
+  std::uint64_t l1_bytes = 0;
+  GpuLatencies lat;
+  int ntiles = 0;
+  const float* a = nullptr;
+  const float* b = nullptr;
+  std::uint64_t base_a = 0, base_b = 0, base_c = 0, footprint = 0;
+  std::vector<std::vector<Segment>> segs;  // per warp in block
+  std::vector<int> sts_waves, lds_a_waves, lds_b_waves;  // shared-memory wavefronts per warp in block
+  OccupancyResult occupancy;
+};
+
+struct Warp {
+  std::int64_t ready_at = kNever;
+  std::int64_t last_issue = -1;
+  std::int64_t wait_since = 0;
+  std::int64_t acc_ready = 0;
+  std::int64_t dep_a = 0, dep_b = 0;
+  std::int64_t dep[kUnroll] = {0, 0, 0, 0};
+  std::int64_t age = 0;
+  std::uint64_t issued = 0;
+  std::int32_t block = -1;     // linear block id, -1: slot empty
+  std::int32_t hot = 0;        // index of this warp's entry in GpuState::ready
+  std::int32_t bx = 0, by = 0; // block coordinates, kept to spare divisions on every instruction
+  std::int16_t bslot = 0;      // block slot on its SM
+  std::int32_t sched = 0;      // index of its scheduler in GpuState::sched
+  std::int32_t iter = 0;       // naive: k0; tiled: tile
+  std::int32_t k_done = 0;
+  std::uint32_t mask = 0;      // lanes with a C cell
+  std::int16_t wib = 0;        // warp index in block
+  std::uint16_t kk = 0;        // tiled: inner k within the tile
+  std::uint8_t phase = 0, sub = 0;
+  Op op = Op::none;
+  WaitReason reason = WaitReason::none;
+  bool done = false;
+  bool ever = false;
+};
+
+struct BlockSlot {
+  std::int32_t block = -1;
+  std::int16_t warps_left = 0;
+  std::int16_t arrived = 0;
+};
+
+struct Scheduler {
+  std::int64_t next_check = kNever;
+  std::int32_t greedy = -1;
+  double fp_free = 0, alu_free = 0;
+};
+
+struct SmState {
+  double lsu_free = 0, smem_free = 0;
+  std::int32_t resident_warps = 0;
+  std::int64_t last_change = 0;
+  double warp_cycles = 0;      // integral of resident warps over time
+  double busy_cycles = 0;      // time with any resident warp
+};
+
+// All mutable state: copying it is a checkpoint.
+struct GpuState {
+  std::int64_t now = 0;
+  std::int64_t next_event = 0;
+  std::int64_t next_block = 0;
+  std::int64_t blocks_done = 0;
+  std::int64_t finish_cycle = kNever;
+  bool finished = false;
+  double l2_free = 0, dram_free = 0;
+  std::uint64_t dram_bytes = 0, l1_hits = 0, l1_misses = 0, l2_hits = 0, l2_misses = 0;
+  std::uint64_t instructions = 0;
+  std::int64_t c_done = 0;
+  std::vector<Warp> warps;
+  // Each warp's ready_at (kNever when empty, done or at a barrier), laid out scheduler by
+  // scheduler so picking a warp scans one short contiguous array instead of whole Warp records.
+  std::vector<std::int64_t> ready;
+  std::vector<std::int64_t> ready_age;   // the same warps' ages (oldest first wins)
+  std::vector<std::uint8_t> ready_pipe;  // 0: no pipe, 1: FP32, 2: INT32 for the next instruction
+  std::vector<float> acc;
+  std::vector<BlockSlot> blocks;
+  std::vector<float> smem;
+  std::vector<Scheduler> sched;
+  std::vector<SmState> sms;
+  std::vector<SectorCache> l1;
+  SectorCache l2;
+};
+
+// What the run leaves in C; written as cells finish, identical on every replay.
+struct GpuOutputs {
+  std::vector<std::int64_t> finish;
+  std::vector<std::int32_t> owner;
+  std::vector<float> value;
+};
+
+class GpuModel {
+ public:
+  GpuModel(GpuSetup setup, GpuOutputs& out);
+  void reset();                          // to the end of cycle 0
+  void advance_to(std::int64_t target);  // process every cycle up to and including target
+  const GpuSetup& setup() const { return s_; }
+  GpuState& state() { return st_; }
+  const GpuState& state() const { return st_; }
+
+  WarpState warp_state(int sm, int slot) const;
+  void lane_coords(const Warp& w, int lane, int& bx, int& by, int& tx, int& ty) const;
+  void hash_into(Hasher& h) const;
+  std::size_t state_bytes() const;
+
+ private:
+  void process_cycle(std::int64_t c);
+  void place_block(int sm, int bslot, std::int64_t block, std::int64_t c);
+  void finish_warp(int sm, Warp& w, std::int64_t c);
+  void account(int sm, std::int64_t c, int delta);
+  int pick(int sm, int q, std::int64_t c, std::int64_t& next, int& candidates);
+  void execute(int sm, int slot, Warp& w, std::int64_t c);
+  void set_next(Warp& w, std::int64_t base);
+  bool pipe_ok(const Scheduler& q, Op op, std::int64_t c) const;
+  std::int64_t global_load(int sm, const Warp& w, bool is_a, std::int64_t c);
+  void global_store(int sm, const Warp& w, std::int64_t c);
+  std::int64_t shared_access(int sm, int waves, std::int64_t c);
+  void wake(int sm, int slot, const Warp& w);
+
+  GpuSetup s_;
+  GpuOutputs& out_;
+  GpuState st_;
+};
+
+// Builds the launch (occupancy, block size, costs); throws SimRefused when 0 blocks fit.
+GpuSetup make_setup(const GpuPreset& gpu, const SimConfig& cfg, const float* a, const float* b);
+
+}  // namespace ws::sim::detail

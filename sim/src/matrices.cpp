@@ -1,0 +1,69 @@
+// Inputs and the fp64 reference.
+#include "warpscope/sim/matrices.hpp"
+
+#include <cmath>
+#include <cstddef>
+
+namespace ws::sim {
+
+void fill_uniform(std::span<float> out, std::uint64_t seed) {
+  // xorshift64 seeded as in kernels/job.cpp, so the same seed gives the real kernels' inputs.
+  std::uint64_t state = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+  for (float& x : out) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    const auto u = static_cast<std::int64_t>(state >> 40);
+    x = static_cast<float>(2 * u + 1 - (std::int64_t{1} << 24)) * 0x1p-24f;
+  }
+}
+
+Inputs make_inputs(int m, int n, int k, std::uint64_t seed) {
+  Inputs in;
+  in.m = m;
+  in.n = n;
+  in.k = k;
+  in.a.resize(static_cast<std::size_t>(m) * k);
+  in.b.resize(static_cast<std::size_t>(k) * n);
+  fill_uniform(in.a, seed);
+  fill_uniform(in.b, seed + 1);
+  return in;
+}
+
+Reference reference_gemm(const Inputs& in) {
+  const std::size_t m = in.m, n = in.n, k = in.k;
+  Reference r;
+  r.c.assign(m * n, 0.0);
+  r.abs_sum.assign(m * n, 0.0);
+  // i-p-j order keeps the inner loop contiguous so it vectorizes.
+  for (std::size_t i = 0; i < m; ++i) {
+    double* c = &r.c[i * n];
+    double* s = &r.abs_sum[i * n];
+    for (std::size_t p = 0; p < k; ++p) {
+      const double a = in.a[i * k + p];
+      const float* b = &in.b[p * n];
+      for (std::size_t j = 0; j < n; ++j) {
+        c[j] += a * b[j];
+        s[j] += std::fabs(a * b[j]);
+      }
+    }
+  }
+  return r;
+}
+
+Verification verify(std::span<const float> c, const Reference& ref, int k) {
+  Verification v;
+  const double gamma = static_cast<double>(k) * 0x1p-24;
+  for (std::size_t idx = 0; idx < ref.c.size(); ++idx) {
+    const double err = std::fabs(static_cast<double>(c[idx]) - ref.c[idx]);
+    const double bound = gamma * ref.abs_sum[idx] + 1e-30;
+    if (!(err <= bound)) ++v.bad_cells;  // NaN counts as bad
+    if (err > v.max_abs_error) v.max_abs_error = err;
+    const double rel = ref.abs_sum[idx] > 0 ? err / ref.abs_sum[idx] : err;
+    if (rel > v.max_rel_error) v.max_rel_error = rel;
+  }
+  v.ok = v.bad_cells == 0 && c.size() == ref.c.size();
+  return v;
+}
+
+}  // namespace ws::sim

@@ -1,0 +1,224 @@
+// Preset files (TOML, one part per file) and lookup by id or name.
+#include "warpscope/sim/presets.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+
+#include <toml++/toml.h>
+
+#ifndef WARPSCOPE_ASSETS_DIR
+#define WARPSCOPE_ASSETS_DIR "assets"
+#endif
+
+namespace ws::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+struct Reader {
+  const toml::table& t;
+  const std::string& path;
+
+  template <class T>
+  T need(std::string_view key) const {
+    if (auto v = t[key].value<T>()) return *v;
+    throw std::runtime_error(path + ": missing or mistyped field '" + std::string(key) + "'");
+  }
+  template <class T>
+  T get(std::string_view key, T fallback) const {
+    return t[key].value<T>().value_or(fallback);
+  }
+  std::vector<std::string> list(std::string_view key) const {
+    std::vector<std::string> out;
+    if (const auto* arr = t[key].as_array())
+      for (const auto& e : *arr)
+        if (auto s = e.value<std::string>()) out.push_back(*s);
+    return out;
+  }
+};
+
+void parse_cc(const std::string& text, const std::string& path, int& major, int& minor) {
+  const auto dot = text.find('.');
+  try {
+    if (dot == std::string::npos) throw std::invalid_argument("no dot");
+    major = std::stoi(text.substr(0, dot));
+    minor = std::stoi(text.substr(dot + 1));
+  } catch (const std::exception&) {
+    throw std::runtime_error(path + ": compute_capability must look like \"9.0\", got \"" + text + "\"");
+  }
+}
+
+template <class P>
+std::vector<P> load_dir(const std::string& sub, P (*load)(const std::string&)) {
+  const fs::path dir = fs::path(presets_dir()) / sub;
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().extension() == ".toml") files.push_back(e.path().string());
+  if (files.empty()) throw std::runtime_error("no preset files in " + dir.string() + " (set WARPSCOPE_ASSETS)");
+  std::sort(files.begin(), files.end());
+  std::vector<P> out;
+  for (const auto& f : files) out.push_back(load(f));
+  std::stable_sort(out.begin(), out.end(), [](const P& a, const P& b) { return a.year < b.year; });
+  return out;
+}
+
+std::string valid_list(const std::vector<std::string>& ids) {
+  std::string s;
+  for (const auto& id : ids) s += (s.empty() ? "" : ", ") + id;
+  return s;
+}
+
+}  // namespace
+
+std::string presets_dir() {
+  if (const char* env = std::getenv("WARPSCOPE_ASSETS"); env != nullptr && *env != '\0')
+    return (fs::path(env) / "presets").string();
+  return (fs::path(WARPSCOPE_ASSETS_DIR) / "presets").string();
+}
+
+GpuPreset load_gpu_preset(const std::string& path) {
+  toml::table t;
+  try {
+    t = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    throw std::runtime_error(path + ": " + std::string(e.description()));
+  }
+  Reader r{t, path};
+  GpuPreset p;
+  p.id = r.need<std::string>("id");
+  p.name = r.need<std::string>("name");
+  p.reference_name = r.get<std::string>("reference_name", "");
+  p.architecture = r.need<std::string>("architecture");
+  p.year = r.need<int>("year");
+  parse_cc(r.need<std::string>("compute_capability"), path, p.cc_major, p.cc_minor);
+  p.sm_count = r.need<int>("sm_count");
+  p.fp32_lanes_per_sm = r.need<int>("fp32_lanes_per_sm");
+  p.schedulers_per_sm = r.need<int>("schedulers_per_sm");
+  p.clock_mhz = r.need<double>("clock_mhz");
+  p.memory_bandwidth_gbs = r.need<double>("memory_bandwidth_gbs");
+  p.memory_gb = r.need<double>("memory_gb");
+  p.l2_kb = r.need<int>("l2_kb");
+  p.datasheet_fp32_tflops = r.need<double>("datasheet_fp32_tflops");
+  p.source = r.need<std::string>("source");
+  p.uncertain = r.list("uncertain");
+  p.notes = r.get<std::string>("notes", "");
+
+  const auto* model = t["model"].as_table();
+  if (model == nullptr) throw std::runtime_error(path + ": missing [model] table");
+  Reader m{*model, path};
+  p.l1_kb = m.need<int>("l1_kb");
+  p.l1_shares_smem = m.get<bool>("l1_shares_smem", false);
+  p.l2_bandwidth_gbs = m.need<double>("l2_bandwidth_gbs");
+  p.lsu_cycles_per_wavefront = m.get<int>("lsu_cycles_per_wavefront", 1);
+  p.smem_cycles_per_wavefront = m.get<int>("smem_cycles_per_wavefront", 1);
+  p.latency.fma = m.need<int>("fma_latency");
+  p.latency.alu = m.get<int>("alu_latency", p.latency.fma);
+  p.latency.shared = m.need<int>("shared_latency");
+  p.latency.l1_hit = m.need<int>("l1_hit_latency");
+  p.latency.l2_hit = m.need<int>("l2_hit_latency");
+  p.latency.dram = m.need<int>("dram_latency");
+  p.latency.barrier = m.need<int>("barrier_latency");
+  p.latency.block_launch = m.need<int>("block_launch_latency");
+  p.model_source = m.need<std::string>("source");
+  for (auto& u : m.list("uncertain")) p.uncertain.push_back("model." + u);
+
+  if (p.sm_count <= 0 || p.fp32_lanes_per_sm <= 0 || p.schedulers_per_sm <= 0 || p.clock_mhz <= 0 ||
+      p.memory_bandwidth_gbs <= 0)
+    throw std::runtime_error(path + ": counts, clock and bandwidth must be positive");
+  return p;
+}
+
+CpuPreset load_cpu_preset(const std::string& path) {
+  toml::table t;
+  try {
+    t = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    throw std::runtime_error(path + ": " + std::string(e.description()));
+  }
+  Reader r{t, path};
+  CpuPreset p;
+  p.id = r.need<std::string>("id");
+  p.name = r.need<std::string>("name");
+  p.reference_name = r.get<std::string>("reference_name", "");
+  p.microarchitecture = r.need<std::string>("microarchitecture");
+  p.year = r.need<int>("year");
+  p.cores = r.need<int>("cores");
+  p.threads = r.need<int>("threads");
+  p.base_clock_ghz = r.need<double>("base_clock_ghz");
+  p.boost_clock_ghz = r.need<double>("boost_clock_ghz");
+  p.simd_isa = r.need<std::string>("simd_isa");
+  p.fp32_lanes = r.need<int>("fp32_lanes");
+  p.fma_units = r.need<int>("fma_units");
+  p.memory_bandwidth_gbs = r.need<double>("memory_bandwidth_gbs");
+  p.l1d_kb = r.need<int>("l1d_kb");
+  p.l2_kb = r.need<int>("l2_kb");
+  p.l3_mb = r.need<double>("l3_mb");
+  p.datasheet_peak_gflops_base = r.need<double>("datasheet_peak_gflops_base");
+  p.source = r.need<std::string>("source");
+  p.uncertain = r.list("uncertain");
+  p.notes = r.get<std::string>("notes", "");
+
+  const auto* model = t["model"].as_table();
+  if (model == nullptr) throw std::runtime_error(path + ": missing [model] table");
+  Reader m{*model, path};
+  p.fma_latency = m.need<int>("fma_latency");
+  p.l1_latency = m.need<int>("l1_latency");
+  p.l2_latency = m.need<int>("l2_latency");
+  p.l3_latency = m.need<int>("l3_latency");
+  p.dram_latency = m.need<int>("dram_latency");
+  p.miss_overlap = m.need<double>("miss_overlap");
+  p.model_source = m.need<std::string>("source");
+  for (auto& u : m.list("uncertain")) p.uncertain.push_back("model." + u);
+  if (p.cores <= 0 || p.fp32_lanes <= 0 || p.fma_units <= 0 || p.base_clock_ghz <= 0)
+    throw std::runtime_error(path + ": cores, lanes, FMA units and clock must be positive");
+  return p;
+}
+
+const std::vector<GpuPreset>& gpu_presets() {
+  static const std::vector<GpuPreset> all = load_dir<GpuPreset>("gpus", &load_gpu_preset);
+  return all;
+}
+
+const std::vector<CpuPreset>& cpu_presets() {
+  static const std::vector<CpuPreset> all = load_dir<CpuPreset>("cpus", &load_cpu_preset);
+  return all;
+}
+
+std::vector<std::string> gpu_ids() {
+  std::vector<std::string> ids;
+  for (const auto& p : gpu_presets()) ids.push_back(p.id);
+  return ids;
+}
+
+std::vector<std::string> cpu_ids() {
+  std::vector<std::string> ids;
+  for (const auto& p : cpu_presets()) ids.push_back(p.id);
+  ids.push_back("this-machine");
+  return ids;
+}
+
+const GpuPreset& find_gpu(const std::string& name) {
+  const std::string key = lower(name);
+  for (const auto& p : gpu_presets())
+    if (lower(p.id) == key || lower(p.name) == key) return p;
+  throw UnknownPreset("unknown GPU preset '" + name + "'; valid: " + valid_list(gpu_ids()));
+}
+
+CpuPreset find_cpu(const std::string& name) {
+  const std::string key = lower(name);
+  if (key == "this-machine" || key == "host" || key == "this machine") return this_machine_cpu();
+  for (const auto& p : cpu_presets())
+    if (lower(p.id) == key || lower(p.name) == key) return p;
+  throw UnknownPreset("unknown CPU preset '" + name + "'; valid: " + valid_list(cpu_ids()));
+}
+
+}  // namespace ws::sim

@@ -1,0 +1,79 @@
+// `warpscope presets | occupancy | simulate`: output shape and exit codes.
+#include <array>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <sys/wait.h>
+
+#include <gtest/gtest.h>
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out;
+};
+
+Run run(const std::string& args) {
+  const std::string cmd = std::string(WARPSCOPE_BIN) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p) != nullptr) out += buf.data();
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+TEST(SimCli, Presets) {
+  auto r = run("presets");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "h100"));
+  EXPECT_TRUE(has(r.out, "i7-3960x"));
+  r = run("presets --json");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(has(r.out, "\"peak_fp32_gflops\""));
+  EXPECT_TRUE(has(r.out, "\"source\""));
+}
+
+TEST(SimCli, Occupancy) {
+  auto r = run("occupancy --cc 8.6 --block-size 256 --regs 64 --smem 0 --json");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "\"active_blocks_per_sm\": 4")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"active_warps_per_sm\": 32")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"max_warps_per_sm\": 48")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"registers\"")) << r.out;
+  r = run("occupancy --preset h100 --block-size 1024 --regs 128 --smem 0 --json");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "\"active_blocks_per_sm\": 0")) << r.out;
+  EXPECT_TRUE(has(r.out, "\"reason\"")) << r.out;
+  EXPECT_EQ(run("occupancy --cc banana --block-size 1 --regs 1 --smem 0").code, 2);
+  EXPECT_EQ(run("occupancy --cc 4.0 --block-size 1 --regs 1 --smem 0").code, 2);
+  EXPECT_EQ(run("occupancy --preset nope --block-size 1 --regs 1 --smem 0").code, 2);
+  EXPECT_EQ(run("occupancy --block-size 1 --regs 1 --smem 0").code, 2);
+  EXPECT_EQ(run("occupancy --cc 8.0 --regs 1 --smem 0").code, 2);
+}
+
+TEST(SimCli, Simulate) {
+  auto r = run("simulate --preset h100 --kernel tiled --size 64 --json");
+  EXPECT_EQ(r.code, 0) << r.out;
+  for (const char* key : {"\"preset\": \"h100\"", "\"kernel\": \"tiled\"", "\"m\": 64", "\"cycles\"", "\"time_ms\"",
+                          "\"gflops\"", "\"achieved_occupancy\"", "\"dram_bytes\"", "\"verified\": true"})
+    EXPECT_TRUE(has(r.out, key)) << key << "\n" << r.out;
+  r = run("simulate --preset gtx580 --kernel naive --m 17 --n 33 --k 65 --json");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(has(r.out, "\"verified\": true")) << r.out;
+  r = run("simulate --preset voodoo --kernel tiled --size 64");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.out, "h100")) << r.out;
+  r = run("simulate --preset h100 --kernel magic --size 64");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.out, "naive")) << r.out;
+  r = run("simulate --preset h100 --kernel naive --size 16384");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.out, "warp instructions")) << r.out;
+  EXPECT_EQ(run("simulate --preset h100 --kernel naive").code, 2);
+}
+
+}  // namespace

@@ -174,8 +174,10 @@ int run_gui(const GuiOptions& options) {
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
-  // Screenshots and exports must not depend on what a user saved: they start from defaults.
-  Settings settings = headless ? Settings{} : load_settings();
+  // Screenshots and exports must not depend on what a user saved: they start from defaults,
+  // unless a config directory is named explicitly (how the tests check persistence).
+  const bool use_settings = !headless || std::getenv("WARPSCOPE_CONFIG_DIR");
+  Settings settings = use_settings ? load_settings() : Settings{};
   Presentation pres;
   pres.theme = settings.theme == "light" ? Theme::light_high_contrast : Theme::dark;
   pres.scale = settings.ui_scale;
@@ -392,7 +394,7 @@ int run_gui(const GuiOptions& options) {
   }
 
   real_run.session.cancel();
-  if (!headless) {
+  if (use_settings) {
     settings.theme = pres.theme == Theme::dark ? "dark" : "light";
     settings.ui_scale = pres.scale;
     settings.language = std::string(lesson::language_code(pres.language));

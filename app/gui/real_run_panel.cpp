@@ -110,24 +110,12 @@ void draw_result_row(const char* side, const std::optional<kernels::JobResult>& 
     ImGui::TextColored(colour_error(), "WRONG");
 }
 
-}  // namespace
-
-void draw_real_run_panel(RealRunView& view, double now, bool clean) {
+// The controls of the real run; edits cancel the running job and schedule a new one.
+void draw_controls(RealRunView& view, double now) {
   auto& session = view.session;
   auto& c = session.controls();
   const auto& cpu = kernels::cpu_info();
-
-  text_coloured(colour_measured(), T("label.measured_here"));
-  ImGui::TextWrapped("CPU: %s, %d cores, %s", cpu.name.c_str(), cpu.cores, cpu.simd.c_str());
-  const auto gpu = kernels::gpu_info();
-  if (gpu)
-    ImGui::TextWrapped("GPU: %s, cc %d.%d, %d SMs", gpu->name.c_str(), gpu->cc_major, gpu->cc_minor, gpu->sm_count);
-  else
-    text_coloured(colour_error(), "GPU: " + kernels::gpu_status());
-  ImGui::Separator();
-
   bool edited = false;
-  if (!clean) {  // presentation mode keeps the timers and hides the controls
   ImGui::PushItemWidth(-90);
   edited |= ImGui::Checkbox(T("control.square"), &view.lock_square);
   auto& shape = c.shape;
@@ -166,7 +154,25 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     ImGui::SameLine();
     ImGui::TextDisabled("timing the CPU: the window slows down to leave it the cores");
   }
-  }
+}
+
+}  // namespace
+
+void draw_real_run_panel(RealRunView& view, double now, bool clean) {
+  auto& session = view.session;
+  auto& c = session.controls();
+  const auto& cpu = kernels::cpu_info();
+
+  text_coloured(colour_measured(), T("label.measured_here"));
+  ImGui::TextWrapped("CPU: %s, %d cores, %s", cpu.name.c_str(), cpu.cores, cpu.simd.c_str());
+  const auto gpu = kernels::gpu_info();
+  if (gpu)
+    ImGui::TextWrapped("GPU: %s, cc %d.%d, %d SMs", gpu->name.c_str(), gpu->cc_major, gpu->cc_minor, gpu->sm_count);
+  else
+    text_coloured(colour_error(), "GPU: " + kernels::gpu_status());
+  ImGui::Separator();
+
+  if (!clean) draw_controls(view, now);  // presentation mode keeps the timers, hides the controls
 
   const auto status = session.status();
   if (ImGui::BeginTable("results", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |

@@ -421,6 +421,13 @@ int run_gui(const GuiOptions& options) {
       state["c_done"] = s->c_done_count();
       state["cpu_cells_done"] = s->cpu_cells_done();
     }
+    // The measured figures exactly as the panel shows them, so they can be checked against `bench`.
+    auto measured = [](const std::optional<kernels::JobResult>& r) -> nlohmann::json {
+      if (!r) return nullptr;
+      return {{"kernel", r->kernel}, {"ms_median", r->ms_median}, {"gflops", r->gflops}, {"threads", r->threads},
+              {"verified", r->verified}, {"skipped", r->skipped ? nlohmann::json(*r->skipped) : nlohmann::json(nullptr)}};
+    };
+    state["measured"] = {{"cpu", measured(real_run.session.cpu_result())}, {"gpu", measured(real_run.session.gpu_result())}};
     state["lesson_step"] = player.active() ? static_cast<int>(player.step()) + 1 : 0;
     state["lesson_steps"] = static_cast<int>(player.step_count());
     state["language"] = std::string(lesson::language_code(pres.effective_language()));

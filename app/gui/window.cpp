@@ -284,7 +284,10 @@ int run_gui(const GuiOptions& options) {
     const ImVec2 size = io.DisplaySize;
     const float left_w = show.timers ? std::clamp(size.x * 0.36f, 460.0f * pres.scale, 720.0f * pres.scale) : 0;
     const float caption_h = player.active() && show.caption ? std::max(150.0f, size.y * 0.26f) : 0;
-    const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse;
+    // The clear colour is the window background: not drawing it again halves the pixels a software
+    // renderer blends each frame (Mesa llvmpipe on a 2-core machine is where this matters).
+    const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                   ImGuiWindowFlags_NoBackground;
     if (show.timers) {
       ImGui::SetNextWindowPos(ImVec2(0, top));
       ImGui::SetNextWindowSize(ImVec2(left_w, size.y - top));

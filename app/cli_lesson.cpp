@@ -59,16 +59,6 @@ std::string ok_line(const std::string& file, const lesson::ParseResult& r) {
   return line;
 }
 
-bool parse_window(const std::string& text, int& width, int& height) {
-  int w = 0, h = 0;
-  char x = 0;
-  if (std::sscanf(text.c_str(), "%d%c%d", &w, &x, &h) != 3 || (x != 'x' && x != 'X')) return false;
-  if (w < 320 || h < 240 || w > 7680 || h > 4320) return false;
-  width = w;
-  height = h;
-  return true;
-}
-
 // Lessons come in language pairs named NAME.en.toml / NAME.ko.toml. Asking for another
 // language than the file's own switches to its sibling when there is one, so
 // `lesson export gpu-story.en.toml --lang ko` exports the Korean lesson, not English captions
@@ -145,7 +135,7 @@ void add_lesson_commands(CLI::App& app, int& exit_code) {
   exp->add_option("--window", args->window, "Window size as WxH (default 1600x900)");
   exp->callback([args, &exit_code] {
     GuiOptions gui;
-    if (!args->window.empty() && !parse_window(args->window, gui.width, gui.height)) {
+    if (!args->window.empty() && !parse_window_size(args->window, gui.width, gui.height)) {
       std::fprintf(stderr, "warpscope: --window wants WxH between 320x240 and 7680x4320, got '%s'\n",
                    args->window.c_str());
       exit_code = 2;

@@ -39,6 +39,9 @@ struct GuiOptions {
   std::optional<std::string> language;  // "en" or "ko": UI labels (else the saved setting)
 };
 
+// "1600x900" -> 1600, 900; false (and nothing written) outside 320x240..7680x4320.
+bool parse_window_size(const std::string& text, int& width, int& height);
+
 // Opens the window (or renders headless for --screenshot). Returns the process exit code:
 // 1 when no display can be opened.
 int run_gui(const GuiOptions& options);

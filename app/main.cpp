@@ -11,20 +11,6 @@
 #define WARPSCOPE_VERSION "dev"
 #endif
 
-namespace {
-
-bool parse_window_size(const std::string& text, int& width, int& height) {
-  int w = 0, h = 0;
-  char x = 0;
-  if (std::sscanf(text.c_str(), "%d%c%d", &w, &x, &h) != 3 || (x != 'x' && x != 'X')) return false;
-  if (w < 320 || h < 240 || w > 7680 || h > 4320) return false;
-  width = w;
-  height = h;
-  return true;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   CLI::App app{"warpscope: why AI runs on GPUs. A real matrix multiply C = A·B on this machine's CPU and\n"
                "GPU, beside a simulated GPU and a few smart CPU cores. With no subcommand it opens the window."};
@@ -87,7 +73,7 @@ int main(int argc, char** argv) {
   }
 
   if (!app.get_subcommands().empty()) return exit_code;
-  if (!window_size.empty() && !parse_window_size(window_size, gui.width, gui.height)) {
+  if (!window_size.empty() && !ws::app::parse_window_size(window_size, gui.width, gui.height)) {
     std::fprintf(stderr, "warpscope: --window wants WxH between 320x240 and 7680x4320, got '%s'\n",
                  window_size.c_str());
     return 2;

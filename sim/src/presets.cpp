@@ -85,13 +85,17 @@ std::string presets_dir() {
   return (fs::path(WARPSCOPE_ASSETS_DIR) / "presets").string();
 }
 
-GpuPreset load_gpu_preset(const std::string& path) {
-  toml::table t;
+// A preset file that is not valid TOML names itself in the error.
+static toml::table parse_preset_file(const std::string& path) {
   try {
-    t = toml::parse_file(path);
+    return toml::parse_file(path);
   } catch (const toml::parse_error& e) {
     throw std::runtime_error(path + ": " + std::string(e.description()));
   }
+}
+
+GpuPreset load_gpu_preset(const std::string& path) {
+  const toml::table t = parse_preset_file(path);
   Reader r{t, path};
   GpuPreset p;
   p.id = r.need<std::string>("id");
@@ -138,12 +142,7 @@ GpuPreset load_gpu_preset(const std::string& path) {
 }
 
 CpuPreset load_cpu_preset(const std::string& path) {
-  toml::table t;
-  try {
-    t = toml::parse_file(path);
-  } catch (const toml::parse_error& e) {
-    throw std::runtime_error(path + ": " + std::string(e.description()));
-  }
+  const toml::table t = parse_preset_file(path);
   Reader r{t, path};
   CpuPreset p;
   p.id = r.need<std::string>("id");

@@ -105,4 +105,5 @@ TEST_F(GuiLesson, PresentationKeysAndSettingsPersist) {
   EXPECT_EQ(s["theme"], "light");
   s = state_of("--size 64 --keys Ctrl+0", env);
   EXPECT_NEAR(s["ui_scale"].get<double>(), 1.0, 1e-3);
+  EXPECT_TRUE(state_of("--size 64 --keys F11", env)["fullscreen"].get<bool>());
 }

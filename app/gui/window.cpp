@@ -299,7 +299,9 @@ int run_gui(const GuiOptions& options) {
     ImGui::SetNextWindowSize(ImVec2(size.x - left_w, size.y - top - caption_h));
     ImGui::Begin(lesson::tr("panel.gpu", lang), nullptr, fixed);
     bool real_edited = false;
-    sim_panel.session.update(dt);
+    // Headless renders advance playback by a fixed 1/30 s a frame, so the same arguments give the
+    // same pixels however fast this machine renders.
+    sim_panel.session.update(headless ? 1.0 / 30 : dt);
     sim_panel.draw(ImGui::GetContentRegionAvail(), headless ? 1.0 : dt, real_run.session.controls(), real_edited, show,
                    pres.clean);
     if (real_edited) real_run.session.note_controls_edited(now);

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "cli_commands.hpp"
+#include "core/lesson_vocabulary.hpp"
 #include "gui_options.hpp"
 #include "lesson/lesson.hpp"
 #include "warpscope/kernels/job.hpp"
@@ -28,23 +29,6 @@ namespace ws::app {
 namespace {
 
 namespace fs = std::filesystem;
-
-void add_unique(std::vector<std::string>& list, const std::string& name) {
-  if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
-}
-
-// Throws std::runtime_error when a preset file is broken: the caller reports it as exit 1,
-// since no lesson could be judged fairly against a half-loaded registry.
-lesson::Vocabulary registry_vocabulary() {
-  lesson::Vocabulary v;
-  v.gpu_presets = sim::gpu_ids();
-  add_unique(v.gpu_presets, "this-machine");
-  v.cpu_presets = sim::cpu_ids();
-  add_unique(v.cpu_presets, "this-machine");
-  v.sim_kernels = sim::kernel_names();
-  for (const auto& k : kernels::all_kernels()) add_unique(v.real_kernels, k.name);
-  return v;
-}
 
 // Prints every diagnostic on stderr; returns the parse result for the caller to judge.
 lesson::ParseResult check_file(const std::string& file, const lesson::Vocabulary& vocab) {

@@ -2,27 +2,15 @@
 
 #include <algorithm>
 
+#include "core/lesson_vocabulary.hpp"
 #include "gui/real_run_panel.hpp"
 #include "gui/simulation_panel.hpp"
 #include "warpscope/kernels/system_info.hpp"
-#include "warpscope/sim/presets.hpp"
 
 namespace ws::app {
 
-lesson::Vocabulary LessonPlayer::vocabulary() {
-  lesson::Vocabulary v;
-  v.gpu_presets = sim::gpu_ids();
-  v.gpu_presets.push_back("this-machine");
-  v.cpu_presets = sim::cpu_ids();
-  if (std::find(v.cpu_presets.begin(), v.cpu_presets.end(), "this-machine") == v.cpu_presets.end())
-    v.cpu_presets.push_back("this-machine");
-  v.sim_kernels = sim::kernel_names();
-  for (const auto& k : kernels::all_kernels()) v.real_kernels.push_back(k.name);
-  return v;
-}
-
 bool LessonPlayer::open(const std::string& path) {
-  auto result = lesson::load_lesson_file(path, vocabulary());
+  auto result = lesson::load_lesson_file(path, registry_vocabulary());
   if (!result.ok()) {
     error_.clear();
     for (const auto& d : result.diagnostics) error_ += lesson::format(d) + "\n";

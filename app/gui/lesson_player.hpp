@@ -21,9 +21,6 @@ struct PanelVisibility {
 
 class LessonPlayer {
  public:
-  // The names lesson files may use, from the sim and kernel registries.
-  static lesson::Vocabulary vocabulary();
-
   // On failure returns false, keeps what was playing, and error() holds every diagnostic.
   bool open(const std::string& path);
   void close();

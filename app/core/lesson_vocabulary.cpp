@@ -1,0 +1,28 @@
+#include "core/lesson_vocabulary.hpp"
+
+#include <algorithm>
+
+#include "warpscope/kernels/job.hpp"
+#include "warpscope/sim/presets.hpp"
+#include "warpscope/sim/simulation.hpp"
+
+namespace ws::app {
+
+namespace {
+void add_unique(std::vector<std::string>& list, const std::string& name) {
+  if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
+}
+}  // namespace
+
+lesson::Vocabulary registry_vocabulary() {
+  lesson::Vocabulary v;
+  v.gpu_presets = sim::gpu_ids();
+  add_unique(v.gpu_presets, "this-machine");
+  v.cpu_presets = sim::cpu_ids();
+  add_unique(v.cpu_presets, "this-machine");
+  v.sim_kernels = sim::kernel_names();
+  for (const auto& k : kernels::all_kernels()) add_unique(v.real_kernels, k.name);
+  return v;
+}
+
+}  // namespace ws::app

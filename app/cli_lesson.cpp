@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -29,6 +30,17 @@ namespace ws::app {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The registries' names, or nullopt after reporting a broken preset file (exit 1).
+std::optional<lesson::Vocabulary> vocabulary_or_report(int& exit_code) {
+  try {
+    return registry_vocabulary();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "warpscope: %s\n", e.what());
+    exit_code = 1;
+    return std::nullopt;
+  }
+}
 
 // Prints every diagnostic on stderr; returns the parse result for the caller to judge.
 lesson::ParseResult check_file(const std::string& file, const lesson::Vocabulary& vocab) {
@@ -87,14 +99,9 @@ void add_lesson_commands(CLI::App& app, int& exit_code) {
                "Exit 2 when any file has an error (warnings do not fail).");
   check->add_option("files", *files, "Lesson files (TOML)")->required()->expected(1, -1);
   check->callback([files, &exit_code] {
-    lesson::Vocabulary vocab;
-    try {
-      vocab = registry_vocabulary();
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "warpscope: %s\n", e.what());
-      exit_code = 1;
-      return;
-    }
+    const auto loaded = vocabulary_or_report(exit_code);
+    if (!loaded) return;
+    const lesson::Vocabulary& vocab = *loaded;
     bool any_error = false;
     for (const auto& file : *files) {
       const auto r = check_file(file, vocab);
@@ -125,14 +132,9 @@ void add_lesson_commands(CLI::App& app, int& exit_code) {
       exit_code = 2;
       return;
     }
-    lesson::Vocabulary vocab;
-    try {
-      vocab = registry_vocabulary();
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "warpscope: %s\n", e.what());
-      exit_code = 1;
-      return;
-    }
+    const auto loaded = vocabulary_or_report(exit_code);
+    if (!loaded) return;
+    const lesson::Vocabulary& vocab = *loaded;
     fs::path file = args->file;
     if (!args->lang.empty()) {
       const fs::path chosen = language_sibling(file, args->lang);
@@ -172,14 +174,9 @@ void add_lesson_commands(CLI::App& app, int& exit_code) {
       return;
     }
     std::sort(paths.begin(), paths.end());
-    lesson::Vocabulary vocab;
-    try {
-      vocab = registry_vocabulary();
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "warpscope: %s\n", e.what());
-      exit_code = 1;
-      return;
-    }
+    const auto loaded = vocabulary_or_report(exit_code);
+    if (!loaded) return;
+    const lesson::Vocabulary& vocab = *loaded;
     exit_code = 0;
     for (const auto& p : paths) {
       const auto r = lesson::load_lesson_file(p, vocab);

@@ -3,7 +3,10 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <ctime>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -14,13 +17,19 @@
 #include "warpscope/kernels/job.hpp"
 #include "warpscope/kernels/system_info.hpp"
 
+#ifndef WARPSCOPE_VERSION
+#define WARPSCOPE_VERSION "dev"
+#endif
+
 namespace ws::app {
 
 namespace {
 
 namespace k = ws::kernels;
 
-constexpr const char* kDefaultKernels = "cpu-parallel,cpu-blas,cuda-naive,cuda-tiled,cublas";
+// gl-regblock is the best GL kernel; on a machine whose only OpenGL is a software renderer it is
+// the one a user can wait for. `all` adds cpu-naive, gl-naive and gl-tiled.
+constexpr const char* kDefaultKernels = "cpu-parallel,cpu-blas,cuda-naive,cuda-tiled,cublas,gl-regblock";
 constexpr int kMaxDimension = 16384;
 
 struct BenchOptions {
@@ -95,22 +104,51 @@ nlohmann::json to_json(const k::JobResult& r) {
   j["checked_elements"] = r.checked_elements;
   j["skipped"] = r.skipped ? nlohmann::json(*r.skipped) : nlohmann::json(nullptr);
   j["detail"] = r.detail;
+  j["api"] = r.api.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.api);
+  j["device_name"] = r.device_name.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.device_name);
+  j["software_renderer"] = r.software_renderer;
   return j;
+}
+
+// Where and when the figures were measured, so a file carried to another machine can say so.
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "unknown host";
+  return name;
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
 }
 
 nlohmann::json machine_json() {
   nlohmann::json j;
   const auto& cpu = k::cpu_info();
   j["cpu"] = {{"name", cpu.name}, {"cores", cpu.cores}, {"simd", cpu.simd}};
+  // The GPU the results name: CUDA's device when CUDA works, else the OpenGL renderer (each GPU
+  // result also carries its own api and device_name).
   if (const auto gpu = k::gpu_info()) {
-    j["gpu"] = {{"name", gpu->name},
+    j["gpu"] = {{"api", "cuda"},
+                {"name", gpu->name},
                 {"cc", fmt::format("{}.{}", gpu->cc_major, gpu->cc_minor)},
                 {"sm_count", gpu->sm_count},
                 {"memory_bytes", gpu->memory_bytes}};
+  } else if (const auto gl = k::gl_info()) {
+    j["gpu"] = {{"api", "opengl"},     {"name", gl->renderer},   {"renderer", gl->renderer},
+                {"vendor", gl->vendor}, {"version", gl->version}, {"software", gl->software}};
   } else {
     j["gpu"] = nullptr;
   }
   j["gpu_status"] = k::gpu_status();
+  j["gl_status"] = k::gl_status();
+  j["host"] = host_name();
+  j["date"] = utc_now_iso8601();
+  j["warpscope_version"] = WARPSCOPE_VERSION;
   j["blas_core"] = k::blas_core_name();
   return j;
 }
@@ -142,8 +180,9 @@ int run_bench(const BenchOptions& o) {
 
   if (!o.json) {
     const auto& cpu = k::cpu_info();
-    fmt::print("CPU: {} ({} cores, {}), OpenBLAS core: {}\nGPU: {}\nC = A·B, M={} N={} K={}, {} repeats\n\n",
-               cpu.name, cpu.cores, cpu.simd, k::blas_core_name(), k::gpu_status(), m, n, kk, o.repeats);
+    fmt::print("CPU: {} ({} cores, {}), OpenBLAS core: {}\nCUDA: {}\nOpenGL: {}\nC = A·B, M={} N={} K={}, {} repeats\n\n",
+               cpu.name, cpu.cores, cpu.simd, k::blas_core_name(), k::gpu_status(), k::gl_status(), m, n, kk,
+               o.repeats);
     fmt::print("{:<13} {:<4} {:>7} {:>10} {:>10} {:>9} {:>9} {:>8} {:>9}  {}\n", "kernel", "dev", "threads",
                "median ms", "min ms", "GFLOP/s", "xfer ms", "verified", "max err", "note");
   }
@@ -186,7 +225,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   opts->n_opt = cmd->add_option("--n", opts->n, "Columns of B and C (default: --size)");
   opts->k_opt = cmd->add_option("--k", opts->k, "Columns of A, rows of B (default: --size)");
   cmd->add_option("--kernels", opts->kernels,
-                  std::string("Comma-separated kernels, or 'all' (the default list plus the slow cpu-naive). "
+                  std::string("Comma-separated kernels, or 'all' (every kernel: the default list plus cpu-naive, gl-naive and gl-tiled). "
                               "Default: ") + kDefaultKernels + ". Valid: " + valid_kernel_names());
   cmd->add_option("--threads", opts->threads, "CPU threads for cpu-parallel and cpu-blas, 0 = every core (default 0)");
   cmd->add_option("--repeats", opts->repeats, "Timed runs per kernel after one warm-up; median and min are reported (default 3)");

@@ -12,6 +12,7 @@
 
 #include "cpu/cpu_kernels.hpp"
 #include "cuda/cuda_backend.hpp"
+#include "gl/gl_backend.hpp"
 #include "memory.hpp"
 #include "verify.hpp"
 #include "warpscope/kernels/job.hpp"
@@ -47,7 +48,14 @@ double rough_gflops(const std::string& kernel, int threads) {
   if (kernel == "cpu-parallel" || kernel == "cpu-blas") return 30.0 * threads;
   if (kernel == "cuda-naive") return 500.0;
   if (kernel == "cuda-tiled") return 2000.0;
-  return 20000.0;
+  if (kernel == "cublas") return 20000.0;
+  // GL kernels: a software renderer on a few cores is a thousand times slower than a GPU, and
+  // the warm-up is only skipped where it would really double a long wait.
+  const auto gl = gl::device_facts();
+  const bool software = !gl || gl->software;
+  if (kernel == "gl-naive") return software ? 1.0 : 200.0;
+  if (kernel == "gl-tiled") return software ? 0.5 : 500.0;
+  return software ? 5.0 : 2000.0;
 }
 
 double median(std::vector<double> v) {
@@ -86,6 +94,84 @@ bool time_cpu(const JobRequest& req, const cpu::Gemm& g, int threads, int warmup
   return true;
 }
 
+
+// What both GPU back ends report, so one path turns it into a JobResult.
+struct GpuOutcome {
+  std::vector<double> kernel_ms;
+  double transfer_ms = 0;
+  bool cancelled = false;
+  std::string error;
+  bool before_kernel = false;
+};
+
+template <typename Outcome>
+GpuOutcome to_gpu_outcome(Outcome&& o) {
+  return GpuOutcome{std::move(o.kernel_ms), o.transfer_ms, o.cancelled, std::move(o.error), o.before_kernel};
+}
+
+// Sizes the device cannot hold are refused before anything is allocated, with the reason.
+std::optional<std::string> gpu_memory_refusal(const std::string& kernel, const Shape& s) {
+  if (is_gl_kernel(kernel)) {
+    const auto facts = gl::device_facts();
+    if (!facts) return std::nullopt;  // unavailable: run_job reports that reason instead
+    const std::uint64_t largest = 4ull * std::max({static_cast<std::uint64_t>(s.m) * s.k,
+                                                   static_cast<std::uint64_t>(s.k) * s.n,
+                                                   static_cast<std::uint64_t>(s.m) * s.n});
+    if (facts->max_storage_block_bytes > 0 && largest > facts->max_storage_block_bytes)
+      return "a matrix of " + format_gib(largest) + " exceeds this driver's largest storage buffer (" +
+             format_gib(facts->max_storage_block_bytes) + ", GL_MAX_SHADER_STORAGE_BLOCK_SIZE)";
+    if (facts->free_memory_bytes)
+      return check_memory_fits(matrix_bytes(s), *facts->free_memory_bytes, "GPU");
+    return std::nullopt;
+  }
+  // cuBLAS allocates its own workspace on top of the three matrices.
+  const std::uint64_t workspace = kernel == "cublas" ? (64ull << 20) : 0;
+  if (const auto free_bytes = cuda::free_memory_bytes())
+    return check_memory_fits(matrix_bytes(s) + workspace, *free_bytes, "GPU");
+  return std::nullopt;
+}
+
+GpuOutcome run_cuda(const JobRequest& req, const cpu::Gemm& g, int warmups, int repeats, JobControl& control,
+                    JobResult& r) {
+  cuda::Run run;
+  run.kernel = req.kernel == "cuda-naive"   ? cuda::Kernel::naive
+               : req.kernel == "cuda-tiled" ? cuda::Kernel::tiled
+                                            : cuda::Kernel::cublas;
+  run.m = g.m, run.n = g.n, run.k = g.k;
+  run.a = g.a, run.b = g.b, run.c = g.c;
+  run.warmups = warmups;
+  run.repeats = repeats;
+  run.control = RunControl{&control.cancel, &control.progress};
+  r.api = "cuda";
+  if (const auto facts = cuda::device_facts()) {
+    r.device_name = facts->name;
+    append_detail(r, facts->name);
+  }
+  return to_gpu_outcome(cuda::run(run));
+}
+
+GpuOutcome run_gl(const JobRequest& req, const cpu::Gemm& g, int warmups, int repeats, JobControl& control,
+                  JobResult& r) {
+  gl::Run run;
+  run.kernel = req.kernel == "gl-naive"   ? gl::Kernel::naive
+               : req.kernel == "gl-tiled" ? gl::Kernel::tiled
+                                          : gl::Kernel::regblock;
+  run.m = g.m, run.n = g.n, run.k = g.k;
+  run.a = g.a, run.b = g.b, run.c = g.c;
+  run.warmups = warmups;
+  run.repeats = repeats;
+  run.control = RunControl{&control.cancel, &control.progress};
+  r.api = "opengl";
+  if (const auto facts = gl::device_facts()) {
+    r.device_name = facts->renderer;
+    r.software_renderer = facts->software;
+    append_detail(r, facts->software ? facts->renderer + ", a software renderer: runs on this CPU"
+                                     : facts->renderer);
+  }
+  gl::Outcome out = gl::run(run);
+  if (!out.timing.empty()) append_detail(r, "timed by " + out.timing);
+  return to_gpu_outcome(std::move(out));
+}
 }  // namespace
 
 JobResult run_job(const JobRequest& req, JobControl& control) {
@@ -127,13 +213,9 @@ JobResult run_job(const JobRequest& req, JobControl& control) {
     return r;
   }
   if (info->device == Device::gpu) {
-    // cuBLAS allocates its own workspace on top of the three matrices.
-    const std::uint64_t workspace = req.kernel == "cublas" ? (64ull << 20) : 0;
-    if (const auto free_bytes = cuda::free_memory_bytes()) {
-      if (auto refusal = check_memory_fits(matrix_bytes(s) + workspace, *free_bytes, "GPU")) {
-        r.skipped = *refusal;
-        return r;
-      }
+    if (auto refusal = gpu_memory_refusal(req.kernel, s)) {
+      r.skipped = *refusal;
+      return r;
     }
   }
 
@@ -186,17 +268,8 @@ JobResult run_job(const JobRequest& req, JobControl& control) {
       return r;
     }
   } else {
-    cuda::Run run;
-    run.kernel = req.kernel == "cuda-naive"   ? cuda::Kernel::naive
-                 : req.kernel == "cuda-tiled" ? cuda::Kernel::tiled
-                                              : cuda::Kernel::cublas;
-    run.m = s.m, run.n = s.n, run.k = s.k;
-    run.a = g.a, run.b = g.b, run.c = g.c;
-    run.warmups = warmups;
-    run.repeats = repeats;
-    run.control = RunControl{&control.cancel, &control.progress};
-    if (const auto facts = cuda::device_facts()) append_detail(r, facts->name);
-    cuda::Outcome out = cuda::run(run);
+    GpuOutcome out = is_gl_kernel(req.kernel) ? run_gl(req, g, warmups, repeats, control, r)
+                                              : run_cuda(req, g, warmups, repeats, control, r);
     if (out.cancelled) {
       r.cancelled = true;
       return r;

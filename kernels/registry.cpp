@@ -4,6 +4,7 @@
 
 #include "cpu/cpu_kernels.hpp"
 #include "cuda/cuda_backend.hpp"
+#include "gl/gl_backend.hpp"
 #include "warpscope/kernels/job.hpp"
 
 namespace ws::kernels {
@@ -18,9 +19,14 @@ const std::vector<KernelInfo>& all_kernels() {
       {"cuda-naive", Device::gpu, "one GPU thread per C element, operands read from global memory", false},
       {"cuda-tiled", Device::gpu, "32x32 tiles of A and B staged in shared memory", false},
       {"cublas", Device::gpu, "NVIDIA cuBLAS cublasSgemm (fp32)", false},
+      {"gl-naive", Device::gpu, "OpenGL compute: one invocation per C element, operands from storage buffers", false},
+      {"gl-tiled", Device::gpu, "OpenGL compute: 32x32 tiles of A and B staged in shared memory", false},
+      {"gl-regblock", Device::gpu, "OpenGL compute: each invocation computes a block of C from shared tiles", false},
   };
   return kernels;
 }
+
+bool is_gl_kernel(const std::string& name) { return name.rfind("gl-", 0) == 0; }
 
 const KernelInfo* find_kernel(const std::string& name) {
   for (const auto& k : all_kernels())
@@ -32,6 +38,7 @@ std::optional<std::string> unavailable_reason(const std::string& kernel) {
   const KernelInfo* info = find_kernel(kernel);
   if (info == nullptr) return "unknown kernel \"" + kernel + "\"";
   if (kernel == "cpu-blas" && !cpu::blas_available()) return std::string("built without OpenBLAS");
+  if (is_gl_kernel(kernel)) return gl::unavailable_reason();
   if (info->device == Device::gpu) return cuda::unavailable_reason();
   return std::nullopt;
 }

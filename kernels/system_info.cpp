@@ -11,6 +11,7 @@
 
 #include "cpu/cpu_kernels.hpp"
 #include "cuda/cuda_backend.hpp"
+#include "gl/gl_backend.hpp"
 
 namespace ws::kernels {
 
@@ -93,6 +94,20 @@ std::string gpu_status() {
   if (!facts) return "no CUDA device";
   return facts->name + " (cc " + std::to_string(facts->cc_major) + "." +
          std::to_string(facts->cc_minor) + ", " + std::to_string(facts->sm_count) + " SMs)";
+}
+
+std::optional<GlInfo> gl_info() {
+  const auto facts = gl::device_facts();
+  if (!facts) return std::nullopt;
+  return GlInfo{facts->renderer, facts->vendor, facts->version, facts->software, facts->context};
+}
+
+std::string gl_status() {
+  if (const auto why = gl::unavailable_reason()) return *why;
+  const auto facts = gl::device_facts();
+  if (!facts) return "no OpenGL device";
+  if (facts->software) return facts->renderer + ": a software renderer, runs on this CPU";
+  return facts->renderer + " (OpenGL " + facts->version + ")";
 }
 
 std::string blas_core_name() { return cpu::blas_core_name(); }

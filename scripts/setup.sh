@@ -5,12 +5,13 @@ set -euo pipefail
 WARPSCOPE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 # Build tools and libraries; fonts-dejavu-core gives the window its Latin glyphs (× ³), fonts-nanum
-# its Hangul for the Korean lesson; xvfb/xauth/mesa run the window headless for tests.
+# its Hangul for the Korean lesson; libegl-dev/libegl-mesa0 give the GL compute kernels a context
+# without any display (bench, tests); xvfb/xauth/mesa run the window headless for tests.
 WARPSCOPE_PACKAGES=(
   build-essential cmake pkg-config
   libglfw3-dev libimgui-dev libglm-dev libstb-dev libepoxy-dev libopenblas-dev
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev libfontconfig-dev libfreetype-dev
-  libgtest-dev fonts-dejavu-core fonts-nanum
+  libgtest-dev fonts-dejavu-core fonts-nanum libegl-dev libegl-mesa0
 )
 WARPSCOPE_TEST_PACKAGES=(xvfb xauth libgl1-mesa-dri)
 

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -20,10 +21,11 @@ struct BenchRun {
   std::string out, err;
 };
 
-BenchRun bench(const std::string& args) {
+// `prefix` goes before the binary, e.g. "env -u DISPLAY ".
+BenchRun bench(const std::string& args, const std::string& prefix = "") {
   BenchRun r;
   const std::string err_path = ::testing::TempDir() + "bench_stderr_" + std::to_string(getpid()) + ".txt";
-  const std::string command = std::string(WARPSCOPE_BIN) + " bench " + args + " 2>" + err_path;
+  const std::string command = prefix + std::string(WARPSCOPE_BIN) + " bench " + args + " 2>" + err_path;
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return r;
   std::array<char, 4096> buffer{};
@@ -51,9 +53,25 @@ TEST(BenchCli, JsonHasTheDocumentedShapeAndRealValues) {
   ASSERT_TRUE(j.contains("gpu"));
   if (!j["gpu"].is_null()) {
     EXPECT_TRUE(j["gpu"]["name"].is_string());
-    EXPECT_TRUE(j["gpu"]["cc"].is_string());
-    EXPECT_TRUE(j["gpu"]["sm_count"].is_number_integer());
+    ASSERT_TRUE(j["gpu"]["api"].is_string());
+    if (j["gpu"]["api"] == "cuda") {
+      EXPECT_TRUE(j["gpu"]["cc"].is_string());
+      EXPECT_TRUE(j["gpu"]["sm_count"].is_number_integer());
+    } else {
+      EXPECT_EQ(j["gpu"]["api"], "opengl");
+      EXPECT_EQ(j["gpu"]["name"], j["gpu"]["renderer"]);
+      EXPECT_TRUE(j["gpu"]["vendor"].is_string());
+      EXPECT_TRUE(j["gpu"]["version"].is_string());
+      EXPECT_TRUE(j["gpu"]["software"].is_boolean());
+    }
   }
+  // Where and when: a file carried to another machine must say so.
+  EXPECT_TRUE(j["host"].is_string());
+  EXPECT_FALSE(j["host"].get<std::string>().empty());
+  ASSERT_TRUE(j["date"].is_string());
+  EXPECT_EQ(j["date"].get<std::string>().size(), 20u) << j["date"];  // 2026-11-30T12:34:56Z
+  EXPECT_EQ(j["date"].get<std::string>().back(), 'Z');
+  EXPECT_TRUE(j["warpscope_version"].is_string());
   ASSERT_TRUE(j["results"].is_array());
   ASSERT_EQ(j["results"].size(), 2u);
   const char* expected[] = {"cpu-naive", "cpu-parallel"};
@@ -97,7 +115,8 @@ TEST(BenchCli, GpuKernelsAreSkippedWithTheReasonWhenTheyCannotRun) {
   const BenchRun r = bench("--size 32 --kernels cuda-tiled,cublas --json");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_TRUE(j["gpu"].is_null());
+  // No CUDA: the gpu object is OpenGL's renderer where GL works, else null; never a CUDA device.
+  EXPECT_TRUE(j["gpu"].is_null() || j["gpu"]["api"] == "opengl") << j["gpu"];
   for (const auto& res : j["results"]) {
     EXPECT_EQ(res["device"], "gpu");
     EXPECT_EQ(res["skipped"], *why);
@@ -129,3 +148,32 @@ TEST(BenchCli, TableWithoutJson) {
 }
 
 }  // namespace
+
+// The GL kernels need no display: bench makes its own display-less EGL context.
+TEST(BenchCli, GlKernelsRunWithDisplayUnsetAndSayWhatRanThem) {
+  const auto why = ws::kernels::unavailable_reason("gl-regblock");
+  if (why) {
+    if (std::getenv("WARPSCOPE_EXPECT_GL") != nullptr) FAIL() << "WARPSCOPE_EXPECT_GL is set but: " << *why;
+    GTEST_SKIP() << "no OpenGL context here: " << *why;
+  }
+  const BenchRun r = bench("--size 40 --kernels gl-naive,gl-regblock --repeats 1 --json", "env -u DISPLAY -u WAYLAND_DISPLAY ");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j["gpu"].is_object()) << j.dump();
+  if (j["gpu"]["api"] == "opengl") {
+    EXPECT_FALSE(j["gpu"]["renderer"].get<std::string>().empty());
+    EXPECT_TRUE(j["gpu"]["software"].is_boolean());
+  }
+  ASSERT_EQ(j["results"].size(), 2u);
+  for (const auto& res : j["results"]) {
+    EXPECT_EQ(res["skipped"], nullptr) << res.dump();
+    EXPECT_EQ(res["verified"], true) << res.dump();
+    EXPECT_EQ(res["api"], "opengl");
+    EXPECT_FALSE(res["device_name"].get<std::string>().empty());
+    const bool software = res["software_renderer"].get<bool>();
+    // A software renderer says so in the note, in plain words.
+    EXPECT_EQ(res["detail"].get<std::string>().find("software renderer: runs on this CPU") != std::string::npos, software)
+        << res["detail"];
+    if (j["gpu"]["api"] == "opengl") EXPECT_EQ(software, j["gpu"]["software"].get<bool>());
+  }
+}

@@ -16,7 +16,10 @@ TEST(Registry, ListsEveryKernelCpuFirst) {
   std::vector<std::string> names;
   for (const auto& k : all_kernels()) names.push_back(k.name);
   EXPECT_EQ(names, (std::vector<std::string>{"cpu-naive", "cpu-parallel", "cpu-blas", "cuda-naive",
-                                             "cuda-tiled", "cublas"}));
+                                             "cuda-tiled", "cublas", "gl-naive", "gl-tiled", "gl-regblock"}));
+  EXPECT_TRUE(is_gl_kernel("gl-tiled"));
+  EXPECT_FALSE(is_gl_kernel("cuda-tiled"));
+  EXPECT_EQ(find_kernel("gl-regblock")->device, Device::gpu);
   for (const auto& k : all_kernels()) EXPECT_FALSE(k.description.empty());
   EXPECT_TRUE(find_kernel("cpu-parallel")->uses_threads);
   EXPECT_FALSE(find_kernel("cpu-naive")->uses_threads);

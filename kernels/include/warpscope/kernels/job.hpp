@@ -53,10 +53,15 @@ struct JobResult {
   std::optional<std::string> skipped;  // why the kernel could not run here (no GPU, too big, ...)
   bool cancelled = false;
   std::string detail;  // e.g. the OpenBLAS core name, the CUDA device name
+  std::string api;          // GPU kernels: "cuda" or "opengl"; empty for CPU kernels
+  std::string device_name;  // what ran it: the CUDA device or the GL renderer; empty for CPU kernels
+  // A GL kernel on a software renderer (llvmpipe, ...) ran on this machine's CPU, not on a GPU:
+  // it is labelled so and never stands for "the GPU" in a speed comparison.
+  bool software_renderer = false;
 };
 
 struct KernelInfo {
-  std::string name;         // "cpu-naive", "cuda-tiled", ...
+  std::string name;         // "cpu-naive", "cuda-tiled", "gl-regblock", ...
   Device device;
   std::string description;  // one line for pickers and --help
   bool uses_threads;        // whether the CPU thread count changes it
@@ -65,6 +70,8 @@ struct KernelInfo {
 // Every kernel this build knows, CPU first, in teaching order.
 const std::vector<KernelInfo>& all_kernels();
 const KernelInfo* find_kernel(const std::string& name);
+// gl-naive, gl-tiled, gl-regblock: OpenGL compute, on any GPU (or a software renderer).
+bool is_gl_kernel(const std::string& name);
 
 // Why a kernel cannot run on this machine (no CUDA driver, built without CUDA, no device), or nullopt.
 std::optional<std::string> unavailable_reason(const std::string& kernel);

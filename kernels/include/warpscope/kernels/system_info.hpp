@@ -21,10 +21,20 @@ struct GpuInfo {
   double clock_mhz = 0;
 };
 
+// The OpenGL device the gl-* kernels run on.
+struct GlInfo {
+  std::string renderer, vendor, version;
+  bool software = false;  // a software renderer (llvmpipe, ...): it computes on this CPU
+  std::string context;    // how the context was had: "EGL surfaceless (Mesa)", "a context shared with the window", ...
+};
+
 const CpuInfo& cpu_info();
 // nullopt when there is no usable CUDA device; `gpu_status()` then says exactly why.
 std::optional<GpuInfo> gpu_info();
 std::string gpu_status();  // "NVIDIA H200 (cc 9.0, 132 SMs)" or "no CUDA driver: cudaErrorInsufficientDriver" ...
+// nullopt when the GL kernels cannot run; `gl_status()` then says exactly why.
+std::optional<GlInfo> gl_info();
+std::string gl_status();  // "AMD Radeon 780M (OpenGL 4.6 ...)" or "llvmpipe (...): a software renderer, runs on this CPU"
 std::string blas_core_name();  // openblas_get_corename(), or "none"
 std::uint64_t available_host_memory_bytes();
 

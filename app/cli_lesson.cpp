@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "cli_commands.hpp"
+#include "core/assets.hpp"
 #include "core/lesson_vocabulary.hpp"
 #include "gui_options.hpp"
 #include "lesson/lesson.hpp"
@@ -22,9 +23,6 @@
 #include "warpscope/sim/presets.hpp"
 #include "warpscope/sim/simulation.hpp"
 
-#ifndef WARPSCOPE_ASSETS_DIR
-#define WARPSCOPE_ASSETS_DIR "assets"
-#endif
 
 namespace ws::app {
 namespace {
@@ -73,11 +71,7 @@ fs::path language_sibling(const fs::path& file, const std::string& lang) {
   return file;
 }
 
-fs::path lessons_dir() {
-  if (const char* env = std::getenv("WARPSCOPE_ASSETS"); env != nullptr && *env != '\0')
-    return fs::path(env) / "lessons";
-  return fs::path(WARPSCOPE_ASSETS_DIR) / "lessons";
-}
+fs::path lessons_dir() { return fs::path(assets_dir()) / "lessons"; }
 
 struct ExportArgs {
   std::string file;

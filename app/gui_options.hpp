@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ws::app {
 
@@ -31,6 +32,10 @@ struct GuiOptions {
   // "Right,Right,Space,wait:5,Space"; and a JSON line of the app's state printed at exit.
   std::string keys;
   bool print_state = false;
+
+  // Runs measured on other machines (JSON from `warpscope bench --json`), shown beside this
+  // machine's; every *.json in assets/measured/ is shown too.
+  std::vector<std::string> measured_files;
 
   // Lecture mode.
   std::string lesson_path;            // open this lesson (TOML) when the window opens

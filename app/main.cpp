@@ -46,6 +46,9 @@ int main(int argc, char** argv) {
   app.add_option("--keys", gui.keys, "Synthetic key presses, comma separated (Right, Shift+Right, Space, wait:N, ...)");
   app.add_flag("--print-state", gui.print_state, "Print the app's state as one JSON line when the window closes");
 
+  app.add_option("--measured", gui.measured_files,
+                 "Show runs measured on another machine: a JSON file from `warpscope bench --json` there "
+                 "(repeatable)");
   app.add_option("--lesson", gui.lesson_path, "Open this lesson (TOML), e.g. assets/lessons/gpu-story.en.toml");
   app.add_option("--step", gui.lesson_step, "Lesson step to show first (1-based)")->check(CLI::PositiveNumber);
   app.add_option("--lang", gui.language, "UI language: en or ko")->check(CLI::IsMember({"en", "ko"}));

@@ -1,5 +1,7 @@
 #include "core/job_runner.hpp"
 
+#include "warpscope/kernels/system_info.hpp"
+
 namespace ws::app {
 
 JobRunner::JobRunner(RunFn run) : run_(run), worker_([this] { worker_loop(); }) {}
@@ -57,10 +59,18 @@ RunnerStatus JobRunner::status() const {
 }
 
 bool JobRunner::cpu_job_running() const {
-  std::lock_guard lock(mutex_);
-  if (!running_) return false;
-  const auto* info = kernels::find_kernel(running_request_.kernel);
-  return info && info->device == kernels::Device::cpu;
+  std::string kernel;
+  {
+    std::lock_guard lock(mutex_);
+    if (!running_) return false;
+    kernel = running_request_.kernel;
+  }
+  const auto* info = kernels::find_kernel(kernel);
+  if (info && info->device == kernels::Device::cpu) return true;
+  // A GL kernel on a software renderer computes on the CPU cores just the same.
+  if (!kernels::is_gl_kernel(kernel)) return false;
+  const auto gl = kernels::gl_info();
+  return gl && gl->software;
 }
 
 void JobRunner::worker_loop() {

@@ -32,7 +32,8 @@ static bool comparable(const kernels::JobResult& a, const kernels::JobResult& b)
 }
 
 std::optional<std::string> speedup_sentence(const kernels::JobResult& gpu, const kernels::JobResult& cpu) {
-  if (!comparable(gpu, cpu)) return std::nullopt;
+  // A software renderer ran on this CPU: calling it "the GPU" would be a lie.
+  if (gpu.software_renderer || !comparable(gpu, cpu)) return std::nullopt;
   const double ratio = cpu.ms_median / gpu.ms_median;
   const auto shape = format_shape(gpu.shape);
   if (ratio >= 1)

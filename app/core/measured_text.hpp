@@ -18,7 +18,8 @@ std::string describe_cpu_side(const kernels::JobResult& cpu);
 
 // "GPU is 143× faster than 2 CPU threads at 2048³" (or "CPU ... faster than the GPU" when that is
 // the truth). Nothing when either side did not produce a verified, comparable measurement: a
-// ratio built on a wrong or missing result would not be honest.
+// ratio built on a wrong or missing result would not be honest, and neither is a GL kernel on a
+// software renderer (it ran on this CPU).
 std::optional<std::string> speedup_sentence(const kernels::JobResult& gpu, const kernels::JobResult& cpu);
 
 // The same comparison for two CPU kernels ("cpu-blas is 85× faster than cpu-naive at 1024³").

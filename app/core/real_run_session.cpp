@@ -1,6 +1,26 @@
 #include "core/real_run_session.hpp"
 
+#include "warpscope/kernels/system_info.hpp"
+
 namespace ws::app {
+
+DefaultGpuKernel choose_default_gpu_kernel(const std::optional<std::string>& cuda_unavailable,
+                                           const std::optional<std::string>& gl_unavailable, bool gl_software,
+                                           const std::string& gl_renderer) {
+  if (!cuda_unavailable) return {"cublas", ""};
+  if (!gl_unavailable && !gl_software) return {"gl-regblock", ""};
+  const std::string gl_why =
+      gl_unavailable ? *gl_unavailable : gl_renderer + " is a software renderer: it computes on this CPU";
+  return {"", "no GPU kernel runs here. CUDA: " + *cuda_unavailable + ". OpenGL: " + gl_why + "."};
+}
+
+DefaultGpuKernel default_gpu_kernel_here() {
+  const auto gl = kernels::gl_info();
+  return choose_default_gpu_kernel(kernels::unavailable_reason("cublas"), kernels::unavailable_reason("gl-regblock"),
+                                   gl && gl->software, gl ? gl->renderer : std::string());
+}
+
+bool hardware_gpu_here() { return default_gpu_kernel_here().why_none.empty(); }
 
 RealRunSession::RealRunSession(JobRunner::RunFn run) : runner_(run) {}
 

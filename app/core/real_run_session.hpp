@@ -21,6 +21,20 @@ struct RealRunControls {
   bool operator==(const RealRunControls&) const = default;
 };
 
+// The GPU kernel the window starts with: cuBLAS where CUDA works, else the best GL kernel on a
+// hardware GL device, else none (an empty name) and the reason. A software GL renderer computes
+// on this CPU, so it is never picked as "the GPU" by default.
+struct DefaultGpuKernel {
+  std::string kernel;
+  std::string why_none;
+};
+DefaultGpuKernel choose_default_gpu_kernel(const std::optional<std::string>& cuda_unavailable,
+                                           const std::optional<std::string>& gl_unavailable, bool gl_software,
+                                           const std::string& gl_renderer);
+DefaultGpuKernel default_gpu_kernel_here();
+// Whether this machine has a GPU that really computes (CUDA, or GL on hardware).
+bool hardware_gpu_here();
+
 class RealRunSession {
  public:
   // A drag produces many changes a second; wait this long after the last one before running.

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
+#include "core/caption_values.hpp"
 #include "gui/theme.hpp"
 
 namespace ws::app {
@@ -20,7 +21,8 @@ void GflopsHistory::add(const std::string& kernel, double gflops) {
 void GflopsHistory::draw(float height) const {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
-  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * std::ceil(series_.size() / 2.0f);
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing() *
+                         (std::ceil(series_.size() / 2.0f) + static_cast<float>(references_.size()));
   const float plot_h = std::max(40.0f, height - legend_h);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 frame = ImGui::GetColorU32(ImGuiCol_FrameBg);
@@ -34,7 +36,12 @@ void GflopsHistory::draw(float height) const {
     for (float v : pts) { lo = std::min(lo, v); hi = std::max(hi, v); }
     longest = std::max(longest, pts.size());
   }
-  if (series_.empty()) {
+  for (const auto& r : references_) {
+    if (!(r.gflops > 0)) continue;
+    lo = std::min(lo, static_cast<float>(r.gflops));
+    hi = std::max(hi, static_cast<float>(r.gflops));
+  }
+  if (series_.empty() && references_.empty()) {
     draw->AddText(ImVec2(origin.x + 8, origin.y + 8), text, "GFLOP/s of each finished run appears here");
     ImGui::Dummy(ImVec2(width, height));
     return;
@@ -66,7 +73,24 @@ void GflopsHistory::draw(float height) const {
       draw->AddCircleFilled(p, 3.0f, colour);
     }
   }
+  const ImU32 elsewhere = ImGui::ColorConvertFloat4ToU32(colour_elsewhere());
+  for (const auto& r : references_) {
+    if (!(r.gflops > 0)) continue;
+    const float y = y_of(static_cast<float>(r.gflops));
+    for (float x = x0; x < x1; x += 12) draw->AddLine(ImVec2(x, y), ImVec2(std::min(x + 7, x1), y), elsewhere, 2.0f);
+  }
   ImGui::Dummy(ImVec2(width, plot_h));
+  for (const auto& r : references_) {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float mid = at.y + ImGui::GetTextLineHeight() / 2;
+    draw->AddLine(ImVec2(at.x, mid), ImVec2(at.x + 6, mid), elsewhere, 2.0f);
+    draw->AddLine(ImVec2(at.x + 10, mid), ImVec2(at.x + 16, mid), elsewhere, 2.0f);
+    ImGui::Dummy(ImVec2(18, ImGui::GetTextLineHeight()));
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_Text, colour_elsewhere());
+    ImGui::TextWrapped("%s: %s GFLOP/s", r.label.c_str(), format_sig3(r.gflops).c_str());
+    ImGui::PopStyleColor();
+  }
   int column = 0;
   for (const auto& [name, pts] : series_) {
     if (column++ % 2 == 1) ImGui::SameLine(width / 2);

@@ -14,13 +14,22 @@ class GflopsHistory {
 
   void add(const std::string& kernel, double gflops);
   void clear() { series_.clear(); }
-  bool empty() const { return series_.empty(); }
+  bool empty() const { return series_.empty() && references_.empty(); }
+  // Runs measured on another machine: drawn as dashed horizontal lines in their own colour, each
+  // with its label, never joined to this machine's series.
+  struct Reference {
+    std::string label;  // "cublas 4096³, measured on NVIDIA H200 (gpu-server, 2026-11-30)"
+    double gflops = 0;
+  };
+  void set_references(std::vector<Reference> references) { references_ = std::move(references); }
+  const std::vector<Reference>& references() const { return references_; }
   const std::map<std::string, std::vector<float>>& series() const { return series_; }
   // Draws into the current ImGui window, `height` pixels tall, full width.
   void draw(float height) const;
 
  private:
   std::map<std::string, std::vector<float>> series_;
+  std::vector<Reference> references_;
 };
 
 }  // namespace ws::app

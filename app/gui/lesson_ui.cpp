@@ -1,5 +1,7 @@
 #include "gui/lesson_ui.hpp"
 
+#include "core/assets.hpp"
+
 #include <filesystem>
 #include <future>
 #include <map>
@@ -15,11 +17,6 @@
 namespace ws::app {
 
 namespace {
-
-std::string assets_dir() {
-  if (const char* env = std::getenv("WARPSCOPE_ASSETS"); env && *env) return env;
-  return WARPSCOPE_ASSETS_DIR;
-}
 
 // The same launch simulated with both kernels, for captions that compare them. Computed once per
 // launch in the background (a summary needs a full run), never on the UI thread.
@@ -112,6 +109,20 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
       }
       ImGui::EndMenu();
     }
+    if (ImGui::BeginMenu(tr("panel.measured", lang))) {
+      if (real.elsewhere.empty()) ImGui::TextDisabled("%s", tr("measured.none", lang));
+      for (const auto& run : real.elsewhere)
+        ImGui::TextDisabled("%s: %s, %s", std::filesystem::path(run.file).filename().string().c_str(), run.host.c_str(),
+                            run.short_date().c_str());
+      ImGui::Separator();
+      ImGui::TextUnformatted(tr("measured.open", lang));
+      static char measured_path[512] = "";
+      ImGui::SetNextItemWidth(320);
+      if (ImGui::InputTextWithHint("##measured_path", "path/to/h200.json", measured_path, sizeof measured_path,
+                                   ImGuiInputTextFlags_EnterReturnsTrue))
+        real.add_measured(load_measured_file(measured_path));
+      ImGui::EndMenu();
+    }
     if (ImGui::BeginMenu(tr("panel.settings", lang))) {
       if (ImGui::MenuItem(tr("control.theme_dark", lang), "T", pres.theme == Theme::dark)) pres.theme = Theme::dark;
       if (ImGui::MenuItem(tr("control.theme_light", lang), "T", pres.theme == Theme::light_high_contrast))
@@ -185,9 +196,18 @@ int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel
     ctx.tiled_summary = comparison.tiled_;
   }
   if (real.session.cpu_result()) ctx.cpu_result = &*real.session.cpu_result();
-  if (real.session.gpu_result()) ctx.gpu_result = &*real.session.gpu_result();
   ctx.cpu_name = kernels::cpu_info().name;
-  if (const auto g = kernels::gpu_info()) ctx.gpu_name = g->name;
+  if (const auto g = kernels::gpu_info()) {
+    ctx.gpu_name = g->name;
+  } else if (const auto gl = kernels::gl_info(); gl && !gl->software) {
+    ctx.gpu_name = gl->renderer;
+  }
+  // The GPU side is this machine's GPU, or (with no hardware GPU here) a run measured elsewhere on
+  // the same problem, named with where and when; a software renderer is never the GPU side.
+  if (const auto gpu_side = real.comparison()) {
+    ctx.gpu_result = gpu_side->result;
+    if (gpu_side->elsewhere || ctx.gpu_name.empty()) ctx.gpu_name = gpu_side->name;
+  }
   if (s && s->gpu().tensor_tflops > 0) ctx.tensor_tflops = s->gpu().tensor_tflops;
   const auto text = lesson::expand_caption(st.caption, [&](std::string_view key) { return caption_value(key, ctx); });
   const auto blocks = lesson::parse_caption_markup(text);

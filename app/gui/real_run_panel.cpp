@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 
 #include <fmt/format.h>
 #include <imgui.h>
 
+#include "core/caption_values.hpp"
 #include "core/measured_text.hpp"
 #include "gui/presentation.hpp"
 #include "gui/theme.hpp"
@@ -15,9 +18,33 @@ namespace ws::app {
 
 RealRunView::RealRunView() {
   session.controls().threads = std::max(1, kernels::cpu_info().cores);
+  gpu_default = default_gpu_kernel_here();
+  hardware_gpu = gpu_default.why_none.empty();
+  session.controls().gpu_kernel = gpu_default.kernel;
   session.on_result = [this](const kernels::JobResult& r) {
     if (!r.skipped) history.add(r.kernel, r.gflops);
   };
+}
+
+void RealRunView::add_measured(MeasuredLoad load) {
+  if (!load.run) {
+    std::fprintf(stderr, "warpscope: measured run not shown: %s\n", load.error.c_str());
+    elsewhere_errors.push_back(std::move(load.error));
+    return;
+  }
+  elsewhere.push_back(std::move(*load.run));
+  std::vector<GflopsHistory::Reference> references;
+  for (const auto& run : elsewhere)
+    for (const auto& r : run.results)
+      if (r.verified && r.gflops > 0)
+        references.push_back({fmt::format("{} {}, {}", r.kernel, format_shape(r.shape), run.label(r)), r.gflops});
+  history.set_references(std::move(references));
+}
+
+std::optional<ComparisonGpu> RealRunView::comparison() const {
+  const auto& gpu = session.gpu_result();
+  const auto& cpu = session.cpu_result();
+  return comparison_gpu(gpu ? &*gpu : nullptr, cpu ? &*cpu : nullptr, hardware_gpu, elsewhere);
 }
 
 namespace {
@@ -32,12 +59,20 @@ void text_coloured(const ImVec4& colour, const std::string& text) {
 // so a student without a GPU sees what exists and why it is greyed out.
 bool kernel_combo(const char* label, kernels::Device device, std::string& selected) {
   bool changed = false;
-  if (ImGui::BeginCombo(label, selected.c_str())) {
+  if (ImGui::BeginCombo(label, selected.empty() ? "none" : selected.c_str())) {
+    if (device == kernels::Device::gpu && ImGui::Selectable("none", selected.empty())) {
+      changed = !selected.empty();
+      selected.clear();
+    }
     for (const auto& k : kernels::all_kernels()) {
       if (k.device != device) continue;
       const auto reason = kernels::unavailable_reason(k.name);
       const bool is_selected = (k.name == selected);
-      const std::string item = reason ? k.name + "  (unavailable)" : k.name;
+      std::string item = reason ? k.name + "  (unavailable)" : k.name;
+      if (!reason && kernels::is_gl_kernel(k.name)) {
+        const auto gl = kernels::gl_info();
+        if (gl && gl->software) item += "  (software renderer: on this CPU)";
+      }
       if (ImGui::Selectable(item.c_str(), is_selected)) {
         changed = selected != k.name;
         selected = k.name;
@@ -69,9 +104,10 @@ void draw_result_row(const char* side, const std::optional<kernels::JobResult>& 
                      const std::string& kernel, const RunnerStatus& status) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(side);
+  // A GL kernel on a software renderer computed on this CPU: its row must not read "GPU".
+  ImGui::TextUnformatted(result && result->software_renderer ? "CPU (GL)" : side);
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(kernel.c_str());
+  ImGui::TextUnformatted(kernel.empty() ? "none" : kernel.c_str());
   const bool running = status.busy && status.kernel == kernel;
   if (running) {
     ImGui::TableNextColumn();
@@ -81,7 +117,7 @@ void draw_result_row(const char* side, const std::optional<kernels::JobResult>& 
   }
   if (!result) {
     ImGui::TableNextColumn();
-    ImGui::TextDisabled(status.busy || status.queued ? "queued" : "-");
+    ImGui::TextDisabled(kernel.empty() ? "not run" : status.busy || status.queued ? "queued" : "waiting");
     for (int i = 0; i < 4; ++i) ImGui::TableNextColumn();
     return;
   }
@@ -156,6 +192,48 @@ void draw_controls(RealRunView& view, double now) {
   }
 }
 
+// Runs measured on other machines: a table per file, in their own colour, under their label.
+void draw_elsewhere(const RealRunView& view) {
+  for (const auto& error : view.elsewhere_errors) text_coloured(colour_error(), error);
+  int table_id = 0;
+  for (const auto& run : view.elsewhere) {
+    ImGui::Separator();
+    const std::string devices = run.gpu_name.empty() ? run.cpu_name : run.gpu_name + " and " + run.cpu_name;
+    text_coloured(colour_elsewhere(), fmt::format("Measured elsewhere, on {} ({}, {}), from {}", devices, run.host,
+                                                  run.short_date(), std::filesystem::path(run.file).filename().string()));
+    ImGui::PushStyleColor(ImGuiCol_Text, colour_elsewhere());
+    if (ImGui::BeginTable(fmt::format("elsewhere{}", table_id++).c_str(), 6,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+      for (const char* h : {"kernel", "size", "ms (median)", "GFLOP/s", "copy ms", "check"}) ImGui::TableSetupColumn(h);
+      ImGui::TableHeadersRow();
+      for (const auto& r : run.results) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.kernel.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", run.label(r).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(format_shape(r.shape).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(format_sig3(r.ms_median).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(format_sig3(r.gflops).c_str());
+        ImGui::TableNextColumn();
+        if (r.transfer_ms)
+          ImGui::TextUnformatted(format_sig3(*r.transfer_ms).c_str());
+        else
+          ImGui::TextDisabled("n/a");
+        ImGui::TableNextColumn();
+        if (r.verified)
+          ImGui::TextColored(colour_ok(), "ok");
+        else
+          ImGui::TextColored(colour_error(), "WRONG");
+      }
+      ImGui::EndTable();
+    }
+    ImGui::PopStyleColor();
+  }
+}
+
 }  // namespace
 
 void draw_real_run_panel(RealRunView& view, double now, bool clean) {
@@ -169,7 +247,14 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   if (gpu)
     ImGui::TextWrapped("GPU: %s, cc %d.%d, %d SMs", gpu->name.c_str(), gpu->cc_major, gpu->cc_minor, gpu->sm_count);
   else
-    text_coloured(colour_error(), "GPU: " + kernels::gpu_status());
+    text_coloured(colour_error(), "CUDA: " + kernels::gpu_status());
+  if (!gpu) {
+    const auto gl = kernels::gl_info();
+    if (gl && !gl->software)
+      ImGui::TextWrapped("GPU (OpenGL): %s", gl->renderer.c_str());
+    else
+      text_coloured(colour_error(), "OpenGL: " + kernels::gl_status());
+  }
   ImGui::Separator();
 
   if (!clean) draw_controls(view, now);  // presentation mode keeps the timers, hides the controls
@@ -195,14 +280,28 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
       ImGui::TextDisabled("%s: %s", (*r)->kernel.c_str(), (*r)->detail.c_str());
   }
 
+  if (c.gpu_kernel.empty() && !view.gpu_default.why_none.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", view.gpu_default.why_none.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (const auto& g = session.gpu_result(); g && g->software_renderer && !g->skipped)
+    text_coloured(colour_error(), fmt::format("{} ran on {}, a software renderer: it computed on this CPU, so it "
+                                              "is not compared as a GPU", g->kernel, g->device_name));
+
   ImGui::Spacing();
-  if (session.cpu_result() && session.gpu_result()) {
-    if (auto sentence = speedup_sentence(*session.gpu_result(), *session.cpu_result())) {
+  if (const auto& cpu_run = session.cpu_result()) {
+    const auto gpu_side = view.comparison();
+    std::optional<std::string> sentence;
+    if (gpu_side && !gpu_side->elsewhere) sentence = speedup_sentence(*gpu_side->result, *cpu_run);
+    if (gpu_side && gpu_side->elsewhere) sentence = elsewhere_speedup_sentence(*gpu_side, *cpu_run);
+    if (sentence) {
       ImGui::SetWindowFontScale(1.35f);
-      text_coloured(colour_measured(), *sentence);
+      text_coloured(gpu_side->elsewhere ? colour_elsewhere() : colour_measured(), *sentence);
       ImGui::SetWindowFontScale(1.0f);
     }
   }
+  draw_elsewhere(view);
   ImGui::Separator();
   ImGui::TextUnformatted(T("label.history"));
   view.history.draw(std::max(120.0f, ImGui::GetContentRegionAvail().y - 8));

@@ -1,7 +1,12 @@
 // The measured side of the window: controls of the real run, live timers, the speed ratio and
-// the GFLOP/s history. Every figure here was measured on this machine, and says so.
+// the GFLOP/s history. Every figure here was measured on this machine, and says so; runs measured
+// on another machine are shown apart, in their own colour, labelled with where and when.
 #pragma once
 
+#include <string>
+#include <vector>
+
+#include "core/measured_elsewhere.hpp"
 #include "core/real_run_session.hpp"
 #include "gui/gflops_history.hpp"
 
@@ -11,8 +16,18 @@ struct RealRunView {
   RealRunSession session;
   GflopsHistory history;
   bool lock_square = true;  // M = N = K while dragging one of them
+  DefaultGpuKernel gpu_default;  // what the GPU picker started with, and why none when empty
+  bool hardware_gpu = false;     // a GPU that really computes is here (CUDA, or GL on hardware)
+
+  // Runs measured on other machines, each file apart, and one line per file that could not be read.
+  std::vector<MeasuredElsewhere> elsewhere;
+  std::vector<std::string> elsewhere_errors;
 
   RealRunView();
+  // Shows a loaded file's runs, or its error line; also prints the error on stderr.
+  void add_measured(MeasuredLoad load);
+  // The GPU the speed sentence and the captions compare with (here, or measured elsewhere).
+  std::optional<ComparisonGpu> comparison() const;
 };
 
 // Draws the panel's contents into the current ImGui window; edits feed the session.

@@ -43,6 +43,7 @@ ImU32 kernel_colour(const std::string& kernel) {
 ImVec4 colour_ok() { return g_theme == Theme::dark ? ImVec4(0.4f, 0.9f, 0.4f, 1) : ImVec4(0, 0.45f, 0, 1); }
 ImVec4 colour_error() { return g_theme == Theme::dark ? ImVec4(1, 0.35f, 0.3f, 1) : ImVec4(0.75f, 0, 0, 1); }
 ImVec4 colour_measured() { return g_theme == Theme::dark ? ImVec4(0.55f, 0.8f, 1, 1) : ImVec4(0, 0.25f, 0.6f, 1); }
+ImVec4 colour_elsewhere() { return g_theme == Theme::dark ? ImVec4(0.85f, 0.62f, 1, 1) : ImVec4(0.45f, 0.1f, 0.6f, 1); }
 ImVec4 colour_simulated() { return g_theme == Theme::dark ? ImVec4(1, 0.8f, 0.4f, 1) : ImVec4(0.55f, 0.3f, 0, 1); }
 
 }  // namespace ws::app

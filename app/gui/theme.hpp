@@ -19,5 +19,6 @@ ImVec4 colour_ok();
 ImVec4 colour_error();
 ImVec4 colour_measured();   // figures measured on this machine
 ImVec4 colour_simulated();  // figures simulated for a preset
+ImVec4 colour_elsewhere();  // figures measured on another machine (read from a bench JSON)
 
 }  // namespace ws::app

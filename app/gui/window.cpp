@@ -20,8 +20,12 @@
 
 #include <fmt/format.h>
 
+#include "core/assets.hpp"
+#include "core/measured_elsewhere.hpp"
+#include "core/measured_text.hpp"
 #include "core/settings.hpp"
 #include "gui/fonts.hpp"
+#include "gui/gl_worker_context.hpp"
 #include "gui/lesson_ui.hpp"
 #include "gui/lesson_player.hpp"
 #include "gui/presentation.hpp"
@@ -33,6 +37,7 @@
 #include "gui/timeline.hpp"
 #include "gui_options.hpp"
 #include "warpscope/kernels/job.hpp"
+#include "warpscope/kernels/system_info.hpp"
 
 namespace ws::app {
 
@@ -63,6 +68,9 @@ void apply_options(RealRunView& view, const GuiOptions& o) {
   if (o.threads) c.threads = *o.threads;
   if (o.cpu_kernel) c.cpu_kernel = *o.cpu_kernel;
   if (o.gpu_kernel) c.gpu_kernel = *o.gpu_kernel;
+  // Shipped runs first (assets/measured/), then the files named on the command line.
+  for (auto& load : load_measured_dir(assets_dir() + "/measured")) view.add_measured(std::move(load));
+  for (const auto& path : o.measured_files) view.add_measured(load_measured_file(path));
 }
 
 bool known_kernel(const std::optional<std::string>& name, kernels::Device device) {
@@ -183,6 +191,9 @@ int run_gui(const GuiOptions& options) {
   pres.scale = settings.ui_scale;
   pres.language = lesson::language_from_code(options.language.value_or(settings.language)).value_or(lesson::Language::en);
 
+  // Before the real-run side asks which GPU kernels can run: the GL kernels must probe the context
+  // they will really use. Declared before real_run so the job worker is gone when it is destroyed.
+  auto gl_worker = std::make_unique<GlWorkerContext>(window);
   RealRunView real_run;
   apply_options(real_run, options);
   if (options.start_real_run && options.lesson_path.empty()) real_run.session.run_now();
@@ -203,6 +214,8 @@ int run_gui(const GuiOptions& options) {
     if (!player.open(lesson_path)) {
       std::fprintf(stderr, "warpscope: cannot load the lesson:\n%s", player.error().c_str());
       if (!options.export_dir.empty() || !options.lesson_path.empty()) {
+        real_run.session.cancel();
+        gl_worker.reset();
         ImGui_ImplOpenGL3_Shutdown();
         ImGui_ImplGlfw_Shutdown();
         ImGui::DestroyContext();
@@ -433,6 +446,33 @@ int run_gui(const GuiOptions& options) {
               {"verified", r->verified}, {"skipped", r->skipped ? nlohmann::json(*r->skipped) : nlohmann::json(nullptr)}};
     };
     state["measured"] = {{"cpu", measured(real_run.session.cpu_result())}, {"gpu", measured(real_run.session.gpu_result())}};
+    if (const auto& g = real_run.session.gpu_result()) {
+      state["measured"]["gpu"]["api"] = g->api;
+      state["measured"]["gpu"]["device_name"] = g->device_name;
+      state["measured"]["gpu"]["software_renderer"] = g->software_renderer;
+    }
+    state["gpu_kernel"] = real_run.session.controls().gpu_kernel;
+    const auto gl = kernels::gl_info();
+    state["gl_context"] = gl ? gl->context : kernels::gl_status();
+    state["gpu_kernel_why_none"] = real_run.gpu_default.why_none;
+    nlohmann::json elsewhere = nlohmann::json::array();
+    for (const auto& run : real_run.elsewhere)
+      for (const auto& r : run.results)
+        elsewhere.push_back({{"label", run.label(r)}, {"kernel", r.kernel}, {"gflops", r.gflops},
+                             {"ms_median", r.ms_median}, {"size", {r.shape.m, r.shape.n, r.shape.k}},
+                             {"verified", r.verified}, {"host", run.host}, {"date", run.date}});
+    state["measured_elsewhere"] = elsewhere;
+    state["measured_elsewhere_errors"] = real_run.elsewhere_errors;
+    // The sentence the panel shows, so a test can check which GPU it compares with.
+    std::string sentence;
+    if (const auto& cpu_run = real_run.session.cpu_result()) {
+      if (const auto side = real_run.comparison()) {
+        const auto text = side->elsewhere ? elsewhere_speedup_sentence(*side, *cpu_run)
+                                          : speedup_sentence(*side->result, *cpu_run);
+        sentence = text.value_or("");
+      }
+    }
+    state["speed_sentence"] = sentence;
     state["lesson_step"] = player.active() ? static_cast<int>(player.step()) + 1 : 0;
     state["lesson_steps"] = static_cast<int>(player.step_count());
     state["language"] = std::string(lesson::language_code(pres.effective_language()));
@@ -444,6 +484,7 @@ int run_gui(const GuiOptions& options) {
     state["fullscreen"] = pres.fullscreen;
     std::printf("%s\n", state.dump().c_str());
   }
+  gl_worker.reset();  // waits for a running GL job to leave the worker context, then destroys it
   sim_panel_owner.reset();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();

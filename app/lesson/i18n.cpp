@@ -57,6 +57,10 @@ constexpr Entry kTable[] = {
     {"control.zoom_out", "Zoom out", "축소"},
     // Lesson player.
     {"lesson.open", "Open lesson...", "강의 열기..."},
+    {"panel.measured", "Measured runs", "측정 결과"},
+    {"measured.open", "Open a run measured elsewhere (a `warpscope bench --json` file)...",
+     "다른 컴퓨터에서 측정한 결과 열기 (`warpscope bench --json` 파일)..."},
+    {"measured.none", "No run measured elsewhere is shown", "다른 컴퓨터에서 측정한 결과 없음"},
     {"lesson.next", "Next", "다음"},
     {"lesson.prev", "Previous", "이전"},
     {"lesson.restart", "Back to the start", "처음으로"},

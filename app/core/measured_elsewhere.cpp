@@ -1,0 +1,208 @@
+#include "core/measured_elsewhere.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/measured_text.hpp"
+
+namespace ws::app {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int kMaxDimension = 16384;
+
+std::string file_name(const std::string& path) {
+  const auto name = std::filesystem::path(path).filename().string();
+  return name.empty() ? path : name;
+}
+
+// nlohmann's messages start with "[json.exception.parse_error.101] ": the user needs the rest.
+std::string without_exception_tag(const std::string& what) {
+  if (what.rfind("[json.exception.", 0) == 0) {
+    const auto end = what.find("] ");
+    if (end != std::string::npos) return what.substr(end + 2);
+  }
+  return what;
+}
+
+std::string string_or(const json& j, const char* key, const std::string& fallback = "") {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+// Reads results[index] into `out`; returns what is wrong with it, or "" when it is usable.
+std::string read_result(const json& item, std::size_t index, kernels::JobResult& out) {
+  const std::string where = fmt::format("results[{}]", index);
+  if (!item.is_object()) return where + " is not an object";
+  const auto kernel = item.find("kernel");
+  if (kernel == item.end() || !kernel->is_string() || kernel->get<std::string>().empty())
+    return where + ": \"kernel\" is missing or not a name";
+  out.kernel = kernel->get<std::string>();
+  const std::string device = string_or(item, "device");
+  if (device != "cpu" && device != "gpu") return where + ": \"device\" must be \"cpu\" or \"gpu\"";
+  out.device = device == "cpu" ? kernels::Device::cpu : kernels::Device::gpu;
+  int* dims[] = {&out.shape.m, &out.shape.n, &out.shape.k};
+  const char* names[] = {"m", "n", "k"};
+  for (int d = 0; d < 3; ++d) {
+    const auto v = item.find(names[d]);
+    if (v == item.end() || !v->is_number_integer() || v->get<long long>() < 1 || v->get<long long>() > kMaxDimension)
+      return fmt::format("{}: \"{}\" must be a whole number from 1 to {}", where, names[d], kMaxDimension);
+    *dims[d] = v->get<int>();
+  }
+  const auto skipped = item.find("skipped");
+  if (skipped != item.end() && skipped->is_string()) {
+    out.skipped = skipped->get<std::string>();
+    return "";
+  }
+  for (const char* key : {"ms_median", "gflops"}) {
+    const auto v = item.find(key);
+    if (v == item.end() || !v->is_number() || !(v->get<double>() >= 0))
+      return fmt::format("{}: \"{}\" is missing or not a number", where, key);
+  }
+  out.ms_median = item["ms_median"].get<double>();
+  out.gflops = item["gflops"].get<double>();
+  const auto verified = item.find("verified");
+  if (verified == item.end() || !verified->is_boolean()) return where + ": \"verified\" is missing or not true/false";
+  out.verified = verified->get<bool>();
+  auto number = [&](const char* key) -> std::optional<double> {
+    const auto v = item.find(key);
+    if (v == item.end() || !v->is_number()) return std::nullopt;
+    return v->get<double>();
+  };
+  out.ms_min = number("ms_min").value_or(out.ms_median);
+  out.transfer_ms = number("transfer_ms");
+  out.max_rel_error = number("max_rel_error").value_or(0);
+  out.checked_elements = static_cast<std::size_t>(std::max(0.0, number("checked_elements").value_or(0)));
+  out.threads = static_cast<int>(number("threads").value_or(0));
+  out.repeats = static_cast<int>(number("repeats").value_or(0));
+  out.detail = string_or(item, "detail");
+  out.api = string_or(item, "api");
+  out.device_name = string_or(item, "device_name");
+  const auto software = item.find("software_renderer");
+  out.software_renderer = software != item.end() && software->is_boolean() && software->get<bool>();
+  return "";
+}
+
+}  // namespace
+
+std::string MeasuredElsewhere::short_date() const {
+  // Bench writes 2026-11-30T12:34:56Z; a lecture needs the day.
+  if (date.size() >= 10 && date[4] == '-' && date[7] == '-') return date.substr(0, 10);
+  return date;
+}
+
+std::string MeasuredElsewhere::label(const kernels::JobResult& r) const {
+  std::string device = r.device == kernels::Device::cpu ? cpu_name : (!r.device_name.empty() ? r.device_name : gpu_name);
+  if (device.empty()) device = r.device == kernels::Device::cpu ? "a CPU" : "a GPU";
+  return fmt::format("measured on {} ({}, {})", device, host, short_date());
+}
+
+MeasuredLoad parse_measured_json(const std::string& text, const std::string& path) {
+  MeasuredLoad load;
+  const std::string name = file_name(path);
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    load.error = fmt::format("{}: not valid JSON: {}", name, without_exception_tag(e.what()));
+    return load;
+  }
+  if (!j.is_object() || !j.contains("results") || !j["results"].is_array()) {
+    load.error = name + ": not a warpscope bench file (no \"results\" list; make one with `warpscope bench --json`)";
+    return load;
+  }
+  MeasuredElsewhere run;
+  run.file = path;
+  run.host = string_or(j, "host");
+  run.date = string_or(j, "date");
+  if (run.host.empty() || run.date.empty()) {
+    load.error = name + ": says neither where nor when it was measured (no \"host\" or \"date\"; "
+                        "re-run `warpscope bench --json` with this version)";
+    return load;
+  }
+  run.warpscope_version = string_or(j, "warpscope_version");
+  if (j.contains("cpu") && j["cpu"].is_object()) run.cpu_name = string_or(j["cpu"], "name");
+  if (j.contains("gpu") && j["gpu"].is_object()) run.gpu_name = string_or(j["gpu"], "name");
+  const auto& results = j["results"];
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    kernels::JobResult r;
+    if (const auto problem = read_result(results[i], i, r); !problem.empty()) {
+      load.error = name + ": " + problem;
+      return load;
+    }
+    if (!r.skipped) run.results.push_back(std::move(r));
+  }
+  if (run.results.empty()) {
+    load.error = name + ": no kernel ran in it (every result was skipped)";
+    return load;
+  }
+  load.run = std::move(run);
+  return load;
+}
+
+MeasuredLoad load_measured_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    MeasuredLoad load;
+    load.error = file_name(path) + ": cannot be read (" + path + ")";
+    return load;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_measured_json(text.str(), path);
+}
+
+std::vector<MeasuredLoad> load_measured_dir(const std::string& dir) {
+  std::vector<std::string> paths;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.is_regular_file(ec) && entry.path().extension() == ".json") paths.push_back(entry.path().string());
+  std::sort(paths.begin(), paths.end());
+  std::vector<MeasuredLoad> loads;
+  for (const auto& p : paths) loads.push_back(load_measured_file(p));
+  return loads;
+}
+
+std::optional<ComparisonGpu> comparison_gpu(const kernels::JobResult* here_gpu, const kernels::JobResult* cpu,
+                                            bool hardware_gpu_here,
+                                            const std::vector<MeasuredElsewhere>& elsewhere) {
+  // A software renderer ran on this CPU: it is never "the GPU".
+  if (here_gpu != nullptr && !here_gpu->skipped && !here_gpu->cancelled && !here_gpu->software_renderer)
+    return ComparisonGpu{here_gpu, here_gpu->device_name, false};
+  if (hardware_gpu_here || cpu == nullptr || cpu->skipped || cpu->cancelled) return std::nullopt;
+  std::optional<ComparisonGpu> best;
+  for (const auto& run : elsewhere) {
+    for (const auto& r : run.results) {
+      if (r.device != kernels::Device::gpu || r.software_renderer || !r.verified || !(r.ms_median > 0) ||
+          !(r.shape == cpu->shape))
+        continue;
+      if (best && best->result->gflops >= r.gflops) continue;
+      const std::string device = !r.device_name.empty() ? r.device_name : run.gpu_name;
+      best = ComparisonGpu{&r, fmt::format("{} (measured on {}, {})", device, run.host, run.short_date()), true};
+    }
+  }
+  return best;
+}
+
+std::optional<std::string> elsewhere_speedup_sentence(const ComparisonGpu& gpu, const kernels::JobResult& cpu) {
+  const kernels::JobResult& g = *gpu.result;
+  const bool usable = g.verified && g.ms_median > 0 && !cpu.skipped && !cpu.cancelled && cpu.verified &&
+                      cpu.ms_median > 0 && g.shape == cpu.shape;
+  if (!usable) return std::nullopt;
+  const double ratio = cpu.ms_median / g.ms_median;
+  const auto shape = format_shape(cpu.shape);
+  if (ratio >= 1)
+    return fmt::format("{} is {}× faster than {} here at {}", gpu.name, format_ratio(ratio), describe_cpu_side(cpu),
+                       shape);
+  return fmt::format("{} here {} {}× faster than {} at {}", describe_cpu_side(cpu), cpu.threads == 1 ? "is" : "are",
+                     format_ratio(1 / ratio), gpu.name, shape);
+}
+
+}  // namespace ws::app

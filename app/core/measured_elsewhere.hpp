@@ -1,0 +1,57 @@
+// Runs measured on another machine (a GPU server), read from the JSON `warpscope bench --json`
+// writes there. They are shown beside this machine's figures, always labelled with where and when
+// they were measured, and never mixed with them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "warpscope/kernels/job.hpp"
+
+namespace ws::app {
+
+struct MeasuredElsewhere {
+  std::string file;     // where it was read from
+  std::string host;     // the machine that measured it
+  std::string date;     // ISO 8601 UTC, as bench wrote it
+  std::string warpscope_version;
+  std::string cpu_name;
+  std::string gpu_name;  // "" when that machine had no GPU
+  std::vector<kernels::JobResult> results;  // skipped kernels are left out
+
+  // "measured on NVIDIA H200 (gpu-server, 2026-11-30)": the device is the result's own (its GPU,
+  // or the CPU for a CPU kernel).
+  std::string label(const kernels::JobResult& r) const;
+  std::string short_date() const;  // "2026-11-30"
+};
+
+struct MeasuredLoad {
+  std::optional<MeasuredElsewhere> run;
+  std::string error;  // one line naming the file and the problem, when `run` is empty
+};
+
+// Reads one bench JSON file. A broken file, a JSON that is not a bench file, or a bench file
+// without `host` and `date` (an older warpscope) gives an error line and no run.
+MeasuredLoad load_measured_file(const std::string& path);
+// Parses the text of a bench JSON; `path` only names it in errors and labels.
+MeasuredLoad parse_measured_json(const std::string& text, const std::string& path);
+// Every *.json in `dir`, sorted by name; a missing folder gives nothing.
+std::vector<MeasuredLoad> load_measured_dir(const std::string& dir);
+
+// The GPU side of the speed comparison. A GPU that ran here on real hardware always wins; only
+// when this machine has no hardware GPU does a verified GPU run measured elsewhere on the same
+// shape as the CPU run stand in (the fastest such run), and it says where it was measured.
+struct ComparisonGpu {
+  const kernels::JobResult* result = nullptr;
+  std::string name;          // "NVIDIA H200 (measured on gpu-server, 2026-11-30)" or this machine's GPU
+  bool elsewhere = false;
+};
+std::optional<ComparisonGpu> comparison_gpu(const kernels::JobResult* here_gpu, const kernels::JobResult* cpu,
+                                             bool hardware_gpu_here,
+                                             const std::vector<MeasuredElsewhere>& elsewhere);
+
+// "NVIDIA H200 (measured on gpu-server, 2026-11-30) is 180× faster than 2 CPU threads here at 4096³".
+std::optional<std::string> elsewhere_speedup_sentence(const ComparisonGpu& gpu, const kernels::JobResult& cpu);
+
+}  // namespace ws::app

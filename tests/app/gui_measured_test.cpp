@@ -1,0 +1,170 @@
+// Runs measured on another machine, in the real window: shown in their own colour with where and
+// when, used by the speed sentence only when this machine has no hardware GPU and the shapes
+// match, and a broken or foreign file reported in one line while everything else carries on.
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <stb_image.h>
+
+#include "run_binary.hpp"
+
+namespace {
+
+const std::string bin = WARPSCOPE_BIN;
+const std::string out_dir = TEST_OUT_DIR;
+
+bool have_display() { return std::getenv("DISPLAY") && *std::getenv("DISPLAY"); }
+
+// A bench file as `warpscope bench --json` writes it on a GPU server; test data, not a measurement.
+std::string server_json(int size) {
+  nlohmann::json j;
+  j["cpu"] = {{"name", "Server CPU"}, {"cores", 64}, {"simd", "avx512"}};
+  j["gpu"] = {{"api", "cuda"}, {"name", "Test GPU"}, {"cc", "9.0"}, {"sm_count", 132}, {"memory_bytes", 1}};
+  j["host"] = "test-host";
+  j["date"] = "2026-11-30T10:11:12Z";
+  j["warpscope_version"] = "0.1.0";
+  const double flops = 2.0 * size * size * size;
+  auto result = [&](const char* kernel, const char* device, double gflops) {
+    return nlohmann::json{{"kernel", kernel}, {"device", device}, {"m", size}, {"n", size}, {"k", size},
+                          {"threads", 0}, {"repeats", 3}, {"ms_median", flops / (gflops * 1e6)},
+                          {"ms_min", flops / (gflops * 1e6)}, {"gflops", gflops}, {"transfer_ms", 0.1},
+                          {"verified", true}, {"max_rel_error", 1e-7}, {"checked_elements", size * size},
+                          {"skipped", nullptr}, {"detail", ""}, {"api", "cuda"}, {"device_name", "Test GPU"},
+                          {"software_renderer", false}};
+  };
+  j["results"] = {result("cpu-parallel", "cpu", 50), result("cublas", "gpu", 40000)};
+  return j.dump(2);
+}
+
+std::string write_file(const std::string& name, const std::string& text) {
+  const std::string path = out_dir + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+struct WindowRun {
+  int exit_code = -1;
+  std::string output;
+  nlohmann::json state;
+  int w = 0, h = 0;
+  std::vector<unsigned char> rgba;
+};
+
+WindowRun render(const std::string& name, const std::string& args) {
+  WindowRun run;
+  const std::string png = out_dir + "/" + name + ".png";
+  std::remove(png.c_str());
+  const auto r = run_command(bin + " --screenshot " + png + " --frames 3 --window 1600x900 --wait-results "
+                                   "--print-state --cpu-kernel cpu-naive " + args);
+  run.exit_code = r.exit_code;
+  run.output = r.output;
+  const auto brace = r.output.rfind("\n{");
+  run.state = nlohmann::json::parse(r.output.substr(brace == std::string::npos ? 0 : brace + 1), nullptr, false);
+  int channels = 0;
+  if (unsigned char* data = stbi_load(png.c_str(), &run.w, &run.h, &channels, 4)) {
+    run.rgba.assign(data, data + static_cast<std::size_t>(run.w) * run.h * 4);
+    stbi_image_free(data);
+  }
+  return run;
+}
+
+// Pixels of the "measured elsewhere" colour (dark theme) in the left panel.
+int elsewhere_pixels(const WindowRun& run) {
+  int n = 0;
+  for (int y = 0; y < run.h; ++y)
+    for (int x = 0; x < run.w * 36 / 100; ++x) {
+      const unsigned char* p = &run.rgba[(static_cast<std::size_t>(y) * run.w + x) * 4];
+      if (std::abs(p[0] - 217) <= 6 && std::abs(p[1] - 158) <= 6 && std::abs(p[2] - 255) <= 6) ++n;
+    }
+  return n;
+}
+
+}  // namespace
+
+TEST(GuiMeasured, ARunMeasuredElsewhereIsShownLabelledAndComparedWhenNoGpuIsHere) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  const auto file = write_file("server-32.json", server_json(32));
+  const WindowRun run = render("measured_good", "--size 32 --measured " + file);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_TRUE(run.state.is_object()) << run.output;
+  const auto& elsewhere = run.state["measured_elsewhere"];
+  ASSERT_EQ(elsewhere.size(), 2u) << run.state.dump();
+  EXPECT_EQ(elsewhere[1]["kernel"], "cublas");
+  EXPECT_EQ(elsewhere[1]["label"], "measured on Test GPU (test-host, 2026-11-30)");
+  EXPECT_DOUBLE_EQ(elsewhere[1]["gflops"].get<double>(), 40000.0);
+  EXPECT_EQ(elsewhere[0]["label"], "measured on Server CPU (test-host, 2026-11-30)");
+  EXPECT_TRUE(run.state["measured_elsewhere_errors"].empty());
+  // This machine's own CPU run is still its own.
+  ASSERT_TRUE(run.state["measured"]["cpu"].is_object());
+  EXPECT_EQ(run.state["measured"]["cpu"]["kernel"], "cpu-naive");
+  EXPECT_TRUE(run.state["measured"]["cpu"]["verified"].get<bool>());
+  const std::string sentence = run.state["speed_sentence"];
+  if (!run.state["gpu_kernel_why_none"].get<std::string>().empty()) {
+    // No hardware GPU here: the sentence compares with the run measured elsewhere and says so.
+    EXPECT_EQ(sentence.rfind("Test GPU (measured on test-host, 2026-11-30) is ", 0), 0u) << sentence;
+    EXPECT_NE(sentence.find("faster than 1 CPU thread here at 32³"), std::string::npos) << sentence;
+  } else {
+    EXPECT_EQ(sentence.find("test-host"), std::string::npos) << "a GPU here is never replaced: " << sentence;
+  }
+  EXPECT_GT(elsewhere_pixels(run), 100) << "the elsewhere table is drawn in its own colour";
+}
+
+TEST(GuiMeasured, ARunOfAnotherShapeIsListedButNeverCompared) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  const auto file = write_file("server-4096.json", server_json(4096));
+  const WindowRun run = render("measured_other_shape", "--size 32 --measured " + file);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_EQ(run.state["measured_elsewhere"].size(), 2u) << run.output;
+  EXPECT_EQ(run.state["measured_elsewhere"][1]["size"], nlohmann::json({4096, 4096, 4096}));
+  EXPECT_EQ(run.state["speed_sentence"].get<std::string>().find("test-host"), std::string::npos);
+}
+
+TEST(GuiMeasured, BrokenAndForeignFilesGiveOneLineEachAndChangeNothingElse) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  const auto broken = write_file("broken-run.json", "{\"results\": [");
+  const auto foreign = write_file("foreign-run.json", R"({"name": "not a bench file"})");
+  const auto good = write_file("server-32b.json", server_json(32));
+  const WindowRun run = render("measured_broken", "--size 32 --measured " + broken + " --measured " + foreign +
+                                                " --measured " + good);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto& errors = run.state["measured_elsewhere_errors"];
+  ASSERT_EQ(errors.size(), 2u) << run.output;
+  EXPECT_EQ(errors[0].get<std::string>().rfind("broken-run.json: not valid JSON", 0), 0u) << errors[0];
+  EXPECT_EQ(errors[1].get<std::string>().rfind("foreign-run.json: not a warpscope bench file", 0), 0u) << errors[1];
+  // Each also said on stderr, one line each.
+  EXPECT_NE(run.output.find("warpscope: measured run not shown: broken-run.json"), std::string::npos) << run.output;
+  // The good file and this machine's run are untouched.
+  EXPECT_EQ(run.state["measured_elsewhere"].size(), 2u);
+  EXPECT_TRUE(run.state["measured"]["cpu"]["verified"].get<bool>());
+}
+
+// A GL kernel in the window runs on the worker's context shared with the window; on a software
+// renderer it is labelled as running on this CPU and never makes a "GPU is N× faster" sentence.
+TEST(GuiMeasured, GlKernelRunsInTheWindowAndASoftwareRendererIsNotTheGpu) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  const WindowRun run = render("gl_in_window", "--size 48 --gpu-kernel gl-regblock");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto& gpu = run.state["measured"]["gpu"];
+  ASSERT_TRUE(gpu.is_object()) << run.state.dump();
+  if (!gpu["skipped"].is_null()) {
+    if (std::getenv("WARPSCOPE_EXPECT_GL") != nullptr) FAIL() << "WARPSCOPE_EXPECT_GL is set but: " << gpu["skipped"];
+    GTEST_SKIP() << "GL kernels cannot run here: " << gpu["skipped"];
+  }
+  EXPECT_EQ(gpu["kernel"], "gl-regblock");
+  EXPECT_EQ(gpu["api"], "opengl");
+  // The worker ran on the window's shared context (a hidden window's if the driver refuses to share).
+  const std::string context = run.state["gl_context"];
+  EXPECT_TRUE(context == "a context shared with the window" || context == "a hidden window's context") << context;
+  EXPECT_TRUE(gpu["verified"].get<bool>()) << gpu.dump();
+  EXPECT_GT(gpu["gflops"].get<double>(), 0.0);
+  if (gpu["software_renderer"].get<bool>()) {
+    EXPECT_EQ(run.state["speed_sentence"], "") << "a software renderer is not a GPU";
+    EXPECT_NE(run.state["gpu_kernel_why_none"].get<std::string>().find("software renderer"), std::string::npos);
+  } else {
+    EXPECT_NE(run.state["speed_sentence"].get<std::string>().find("faster"), std::string::npos);
+  }
+}

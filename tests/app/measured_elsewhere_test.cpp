@@ -1,0 +1,175 @@
+// Runs measured on another machine: reading bench JSON, refusing broken or foreign files with one
+// line, and choosing which GPU the speed sentence may compare with.
+#include "core/measured_elsewhere.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/measured_text.hpp"
+#include "core/real_run_session.hpp"
+
+using namespace ws;
+
+namespace {
+
+// The shape `warpscope bench --json` writes (cli_bench.cpp); test data, not a real measurement.
+const char* kServerJson = R"({
+  "cpu": {"name": "Server CPU", "cores": 64, "simd": "avx512"},
+  "gpu": {"api": "cuda", "name": "Test GPU", "cc": "9.0", "sm_count": 132, "memory_bytes": 1},
+  "host": "gpu-server", "date": "2026-11-30T10:11:12Z", "warpscope_version": "0.1.0",
+  "results": [
+    {"kernel": "cpu-parallel", "device": "cpu", "m": 256, "n": 256, "k": 256, "threads": 64, "repeats": 3,
+     "ms_median": 0.5, "ms_min": 0.4, "gflops": 67.1, "transfer_ms": null, "verified": true,
+     "max_rel_error": 1e-7, "checked_elements": 65536, "skipped": null, "detail": "", "api": null,
+     "device_name": null, "software_renderer": false},
+    {"kernel": "cuda-naive", "device": "gpu", "m": 256, "n": 256, "k": 256, "threads": 0, "repeats": 3,
+     "ms_median": 0.02, "ms_min": 0.02, "gflops": 1677.7, "transfer_ms": 0.1, "verified": true,
+     "max_rel_error": 1e-7, "checked_elements": 65536, "skipped": null, "detail": "", "api": "cuda",
+     "device_name": "Test GPU", "software_renderer": false},
+    {"kernel": "cublas", "device": "gpu", "m": 256, "n": 256, "k": 256, "threads": 0, "repeats": 3,
+     "ms_median": 0.01, "ms_min": 0.01, "gflops": 3355.4, "transfer_ms": 0.1, "verified": true,
+     "max_rel_error": 1e-7, "checked_elements": 65536, "skipped": null, "detail": "", "api": "cuda",
+     "device_name": "Test GPU", "software_renderer": false},
+    {"kernel": "gl-naive", "device": "gpu", "m": 256, "n": 256, "k": 256, "skipped": "no EGL display"}
+  ]
+})";
+
+kernels::JobResult cpu_here(int size, double ms) {
+  kernels::JobResult r;
+  r.kernel = "cpu-parallel";
+  r.device = kernels::Device::cpu;
+  r.shape = {size, size, size};
+  r.threads = 2;
+  r.ms_median = ms;
+  r.gflops = r.shape.flops() / (ms * 1e6);
+  r.verified = true;
+  return r;
+}
+
+}  // namespace
+
+TEST(MeasuredElsewhere, ReadsABenchFileWithWhereAndWhen) {
+  const auto load = app::parse_measured_json(kServerJson, "/some/dir/h200.json");
+  ASSERT_TRUE(load.run.has_value()) << load.error;
+  const auto& run = *load.run;
+  EXPECT_EQ(run.host, "gpu-server");
+  EXPECT_EQ(run.short_date(), "2026-11-30");
+  EXPECT_EQ(run.gpu_name, "Test GPU");
+  ASSERT_EQ(run.results.size(), 3u);  // the skipped gl-naive is left out
+  EXPECT_EQ(run.results[2].kernel, "cublas");
+  EXPECT_DOUBLE_EQ(run.results[2].gflops, 3355.4);
+  EXPECT_TRUE(run.results[2].transfer_ms.has_value());
+  EXPECT_EQ(run.label(run.results[2]), "measured on Test GPU (gpu-server, 2026-11-30)");
+  EXPECT_EQ(run.label(run.results[0]), "measured on Server CPU (gpu-server, 2026-11-30)");
+}
+
+TEST(MeasuredElsewhere, BrokenForeignAndOldFilesGiveOneLineNamingTheFile) {
+  const auto broken = app::parse_measured_json("{\"results\": [1, 2", "/tmp/broken.json");
+  EXPECT_FALSE(broken.run.has_value());
+  EXPECT_EQ(broken.error.rfind("broken.json: not valid JSON: ", 0), 0u) << broken.error;
+  EXPECT_NE(broken.error.find("line 1"), std::string::npos) << broken.error;
+  EXPECT_EQ(broken.error.find('\n'), std::string::npos);
+
+  const auto foreign = app::parse_measured_json(R"({"name": "package", "version": "1.0"})", "package.json");
+  EXPECT_FALSE(foreign.run.has_value());
+  EXPECT_EQ(foreign.error.rfind("package.json: not a warpscope bench file", 0), 0u) << foreign.error;
+
+  std::string old = kServerJson;
+  old.replace(old.find("\"host\""), std::string("\"host\"").size(), "\"hostname\"");
+  const auto without_host = app::parse_measured_json(old, "old.json");
+  EXPECT_FALSE(without_host.run.has_value());
+  EXPECT_NE(without_host.error.find("neither where nor when"), std::string::npos) << without_host.error;
+
+  std::string bad_value = kServerJson;
+  bad_value.replace(bad_value.find("\"ms_median\": 0.02"), std::string("\"ms_median\": 0.02").size(),
+                    "\"ms_median\": \"fast\"");
+  const auto bad = app::parse_measured_json(bad_value, "bad.json");
+  EXPECT_FALSE(bad.run.has_value());
+  EXPECT_EQ(bad.error, "bad.json: results[1]: \"ms_median\" is missing or not a number");
+
+  const auto missing = app::load_measured_file("/nonexistent/warpscope/h100.json");
+  EXPECT_FALSE(missing.run.has_value());
+  EXPECT_EQ(missing.error.rfind("h100.json: cannot be read", 0), 0u) << missing.error;
+}
+
+TEST(MeasuredElsewhere, DirectoryLoadsEveryJsonFileInNameOrder) {
+  const std::string dir = ::testing::TempDir() + "measured_dir_test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/b.json") << kServerJson;
+  std::ofstream(dir + "/a.json") << "not json";
+  std::ofstream(dir + "/README.md") << "# not a run";
+  const auto loads = app::load_measured_dir(dir);
+  ASSERT_EQ(loads.size(), 2u);
+  EXPECT_FALSE(loads[0].run.has_value());
+  EXPECT_EQ(loads[0].error.rfind("a.json:", 0), 0u);
+  EXPECT_TRUE(loads[1].run.has_value());
+  EXPECT_TRUE(app::load_measured_dir(dir + "/does-not-exist").empty());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(MeasuredElsewhere, ElsewhereGpuStandsInOnlyWithoutAHardwareGpuAndForTheSameShape) {
+  std::vector<app::MeasuredElsewhere> elsewhere{*app::parse_measured_json(kServerJson, "h200.json").run};
+  const auto cpu = cpu_here(256, 33.5);
+
+  // No GPU here: the fastest verified GPU run of the same shape, named with where and when.
+  auto side = app::comparison_gpu(nullptr, &cpu, false, elsewhere);
+  ASSERT_TRUE(side.has_value());
+  EXPECT_TRUE(side->elsewhere);
+  EXPECT_EQ(side->result->kernel, "cublas");
+  EXPECT_EQ(side->name, "Test GPU (measured on gpu-server, 2026-11-30)");
+  EXPECT_EQ(app::elsewhere_speedup_sentence(*side, cpu).value(),
+            "Test GPU (measured on gpu-server, 2026-11-30) is 3350× faster than 2 CPU threads here at 256³");
+
+  // Another shape: nothing compares.
+  const auto other = cpu_here(512, 100);
+  EXPECT_FALSE(app::comparison_gpu(nullptr, &other, false, elsewhere).has_value());
+
+  // A hardware GPU here is never replaced by one measured elsewhere.
+  EXPECT_FALSE(app::comparison_gpu(nullptr, &cpu, true, elsewhere).has_value());
+  kernels::JobResult here = cpu_here(256, 1.0);
+  here.kernel = "gl-regblock";
+  here.device = kernels::Device::gpu;
+  here.device_name = "AMD Radeon 780M";
+  side = app::comparison_gpu(&here, &cpu, true, elsewhere);
+  ASSERT_TRUE(side.has_value());
+  EXPECT_FALSE(side->elsewhere);
+  EXPECT_EQ(side->result, &here);
+
+  // A software renderer is not a GPU: the run measured elsewhere stands in for it.
+  here.software_renderer = true;
+  side = app::comparison_gpu(&here, &cpu, false, elsewhere);
+  ASSERT_TRUE(side.has_value());
+  EXPECT_TRUE(side->elsewhere);
+
+  // An unverified run elsewhere never stands in.
+  elsewhere[0].results[1].verified = false;
+  elsewhere[0].results[2].verified = false;
+  EXPECT_FALSE(app::comparison_gpu(nullptr, &cpu, false, elsewhere).has_value());
+}
+
+TEST(MeasuredElsewhere, SoftwareRendererNeverEntersTheSpeedSentence) {
+  auto gpu = cpu_here(256, 1.0);
+  gpu.kernel = "gl-regblock";
+  gpu.device = kernels::Device::gpu;
+  const auto cpu = cpu_here(256, 10.0);
+  EXPECT_TRUE(app::speedup_sentence(gpu, cpu).has_value());
+  gpu.software_renderer = true;
+  EXPECT_FALSE(app::speedup_sentence(gpu, cpu).has_value());
+}
+
+TEST(DefaultGpuKernel, CublasThenHardwareGlThenNoneWithTheReason) {
+  EXPECT_EQ(app::choose_default_gpu_kernel(std::nullopt, std::nullopt, false, "NVIDIA H200").kernel, "cublas");
+  EXPECT_EQ(app::choose_default_gpu_kernel(std::string("no CUDA driver"), std::nullopt, false, "AMD Radeon 780M").kernel,
+            "gl-regblock");
+  const auto software = app::choose_default_gpu_kernel(std::string("no CUDA driver"), std::nullopt, true, "llvmpipe");
+  EXPECT_EQ(software.kernel, "");
+  EXPECT_NE(software.why_none.find("no CUDA driver"), std::string::npos);
+  EXPECT_NE(software.why_none.find("llvmpipe is a software renderer"), std::string::npos);
+  const auto nothing = app::choose_default_gpu_kernel(std::string("built without the CUDA toolkit"),
+                                                      std::string("no EGL display"), false, "");
+  EXPECT_EQ(nothing.kernel, "");
+  EXPECT_NE(nothing.why_none.find("no EGL display"), std::string::npos);
+}

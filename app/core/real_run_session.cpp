@@ -22,6 +22,14 @@ DefaultGpuKernel default_gpu_kernel_here() {
 
 bool hardware_gpu_here() { return default_gpu_kernel_here().why_none.empty(); }
 
+std::string stand_in_gpu_kernel(const std::string& wanted, bool wanted_runs_here, const DefaultGpuKernel& here) {
+  if (wanted_runs_here || here.kernel.rfind("gl-", 0) != 0) return wanted;
+  if (wanted == "cuda-naive") return "gl-naive";
+  if (wanted == "cuda-tiled") return "gl-tiled";
+  if (wanted == "cublas") return "gl-regblock";
+  return wanted;
+}
+
 RealRunSession::RealRunSession(JobRunner::RunFn run) : runner_(run) {}
 
 void RealRunSession::note_controls_edited(double now) {

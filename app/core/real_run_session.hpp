@@ -34,6 +34,10 @@ DefaultGpuKernel choose_default_gpu_kernel(const std::optional<std::string>& cud
 DefaultGpuKernel default_gpu_kernel_here();
 // Whether this machine has a GPU that really computes (CUDA, or GL on hardware).
 bool hardware_gpu_here();
+// Lessons name CUDA kernels. Where those cannot run but the GL kernels run on a hardware GPU, the
+// GL kernel of the same design stands in (cuda-naive -> gl-naive, cuda-tiled -> gl-tiled,
+// cublas -> gl-regblock); otherwise the name is kept and the run says why it was skipped.
+std::string stand_in_gpu_kernel(const std::string& wanted, bool wanted_runs_here, const DefaultGpuKernel& here);
 
 class RealRunSession {
  public:

@@ -64,7 +64,9 @@ void LessonPlayer::apply(RealRunView& real, SimulationPanel& sim, bool resume_li
   auto& c = real.session.controls();
   const auto before = c;
   c.cpu_kernel = st.cpu_kernel;
-  c.gpu_kernel = st.gpu_kernel;
+  c.gpu_kernel = st.gpu_kernel.empty() ? st.gpu_kernel
+                                        : stand_in_gpu_kernel(st.gpu_kernel, !kernels::unavailable_reason(st.gpu_kernel),
+                                                              real.gpu_default);
   c.shape = {st.real_m, st.real_n, st.real_k};
   c.threads = st.threads > 0 ? st.threads : std::max(1, kernels::cpu_info().cores);
   real.lock_square = c.shape.m == c.shape.n && c.shape.n == c.shape.k;

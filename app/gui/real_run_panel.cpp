@@ -117,7 +117,7 @@ void draw_result_row(const char* side, const std::optional<kernels::JobResult>& 
   }
   if (!result) {
     ImGui::TableNextColumn();
-    ImGui::TextDisabled(kernel.empty() ? "not run" : status.busy || status.queued ? "queued" : "waiting");
+    ImGui::TextDisabled(kernel.empty() ? "no GPU kernel chosen" : status.busy || status.queued ? "queued" : "waiting");
     for (int i = 0; i < 4; ++i) ImGui::TableNextColumn();
     return;
   }
@@ -267,6 +267,9 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     ImGui::TableHeadersRow();
     draw_result_row("CPU", session.cpu_result(), c.cpu_kernel, status);
     draw_result_row("GPU", session.gpu_result(), c.gpu_kernel, status);
+    // The CUDA and OpenGL lines above already say why; the row's tooltip says it in one sentence.
+    if (c.gpu_kernel.empty() && !view.gpu_default.why_none.empty() && ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", view.gpu_default.why_none.c_str());
     ImGui::EndTable();
   }
   for (const auto* r : {&session.cpu_result(), &session.gpu_result()}) {
@@ -280,11 +283,6 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
       ImGui::TextDisabled("%s: %s", (*r)->kernel.c_str(), (*r)->detail.c_str());
   }
 
-  if (c.gpu_kernel.empty() && !view.gpu_default.why_none.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", view.gpu_default.why_none.c_str());
-    ImGui::PopStyleColor();
-  }
   if (const auto& g = session.gpu_result(); g && g->software_renderer && !g->skipped)
     text_coloured(colour_error(), fmt::format("{} ran on {}, a software renderer: it computed on this CPU, so it "
                                               "is not compared as a GPU", g->kernel, g->device_name));

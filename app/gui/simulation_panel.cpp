@@ -17,7 +17,9 @@
 namespace ws::app {
 
 sim::Kernel sim_kernel_for(const std::string& real_gpu_kernel) {
-  return real_gpu_kernel == "cuda-naive" ? sim::Kernel::naive : sim::Kernel::tiled;
+  // The nearest modelled kernel: cuBLAS and gl-regblock block registers, which the model does not
+  // (yet), so they animate as tiled, and the panel says so.
+  return real_gpu_kernel == "cuda-naive" || real_gpu_kernel == "gl-naive" ? sim::Kernel::naive : sim::Kernel::tiled;
 }
 
 std::string default_gpu_preset() {
@@ -87,9 +89,16 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     int kernel = controls.kernel == sim::Kernel::naive ? 0 : 1;
     ImGui::SetNextItemWidth(90);
     if (ImGui::Combo(T("control.kernel"), &kernel, "naive\0tiled\0")) {
-      real.gpu_kernel = kernel == 0 ? "cuda-naive" : "cuda-tiled";
-      kernel_override.reset();
-      real_edited = true;
+      if (real.gpu_kernel.empty()) {
+        // No GPU kernel runs here: animate the choice without starting a real run.
+        kernel_override = kernel == 0 ? sim::Kernel::naive : sim::Kernel::tiled;
+      } else {
+        // Stay with the API the real run uses: CUDA or OpenGL.
+        const std::string family = kernels::is_gl_kernel(real.gpu_kernel) ? "gl-" : "cuda-";
+        real.gpu_kernel = family + (kernel == 0 ? "naive" : "tiled");
+        kernel_override.reset();
+        real_edited = true;
+      }
     }
     ImGui::SameLine();
     int block_index = controls.block == 8 ? 0 : controls.block == 16 ? 1 : 2;
@@ -103,6 +112,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   std::string note = "animating " + format_shape({shape.m, shape.n, shape.k});
   if (capped) note += " (the real run uses " + format_shape(real.shape) + ")";
   if (real.gpu_kernel == "cublas") note += "; cuBLAS is not modelled, tiled is animated";
+  if (real.gpu_kernel == "gl-regblock") note += "; register blocking is not modelled yet, tiled is animated";
   ImGui::TextDisabled("%s", note.c_str());
   draw_legend();
 

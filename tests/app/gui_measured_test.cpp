@@ -168,3 +168,19 @@ TEST(GuiMeasured, GlKernelRunsInTheWindowAndASoftwareRendererIsNotTheGpu) {
     EXPECT_NE(run.state["speed_sentence"].get<std::string>().find("faster"), std::string::npos);
   }
 }
+
+// The animation shows the nearest modelled kernel of a GL kernel, as for CUDA.
+TEST(GuiMeasured, GlKernelsAnimateAsTheNearestModelledKernel) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  for (const auto& [kernel, modelled] : {std::pair{"gl-naive", "naive"}, std::pair{"gl-tiled", "tiled"},
+                                         std::pair{"gl-regblock", "tiled"}}) {
+    const std::string png = out_dir + "/animate_" + kernel + ".png";
+    const auto r = run_command(bin + " --screenshot " + png + " --frames 2 --window 1280x720 --no-run --size 64 " +
+                               "--print-state --gpu-kernel " + kernel);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const auto state = nlohmann::json::parse(r.output.substr(r.output.rfind("\n{") + 1), nullptr, false);
+    ASSERT_TRUE(state.is_object()) << r.output;
+    EXPECT_EQ(state["kernel"], modelled) << kernel;
+    EXPECT_EQ(state["gpu_kernel"], kernel);
+  }
+}

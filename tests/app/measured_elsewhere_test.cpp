@@ -173,3 +173,14 @@ TEST(DefaultGpuKernel, CublasThenHardwareGlThenNoneWithTheReason) {
   EXPECT_EQ(nothing.kernel, "");
   EXPECT_NE(nothing.why_none.find("no EGL display"), std::string::npos);
 }
+
+TEST(DefaultGpuKernel, LessonCudaKernelsGetTheirGlTwinOnlyWhereCudaCannotRunAndGlRunsOnAGpu) {
+  const app::DefaultGpuKernel gl_gpu{"gl-regblock", ""};
+  EXPECT_EQ(app::stand_in_gpu_kernel("cublas", false, gl_gpu), "gl-regblock");
+  EXPECT_EQ(app::stand_in_gpu_kernel("cuda-naive", false, gl_gpu), "gl-naive");
+  EXPECT_EQ(app::stand_in_gpu_kernel("cuda-tiled", false, gl_gpu), "gl-tiled");
+  EXPECT_EQ(app::stand_in_gpu_kernel("cublas", true, gl_gpu), "cublas");  // CUDA works: keep it
+  const app::DefaultGpuKernel none{"", "no GPU kernel runs here"};
+  EXPECT_EQ(app::stand_in_gpu_kernel("cublas", false, none), "cublas");  // skipped, with its reason
+  EXPECT_EQ(app::stand_in_gpu_kernel("cuda-tiled", false, {"cublas", ""}), "cuda-tiled");
+}

@@ -45,6 +45,9 @@ void Presentation::refresh_fonts_if_needed(bool lesson_is_korean) {
   built_scale_ = scale;
   built_theme_ = theme;
   built_ = true;
+  // From defaults every time: ScaleAllSizes multiplies what is there, so scaling the previous
+  // style compounded with every theme or scale change until ImGui asserted (sizes below 1 px).
+  ImGui::GetStyle() = ImGuiStyle();
   apply_theme(theme);
   ImGui::GetStyle().ScaleAllSizes(scale);
   fonts = load_fonts(kBaseFontPx * scale, want);

@@ -479,6 +479,9 @@ int run_gui(const GuiOptions& options) {
     state["hangul_font"] = pres.fonts.hangul_path.value_or("");
     state["missing_glyphs"] = missing_glyphs;
     state["ui_scale"] = pres.scale;
+    // What the style really holds, so a test can tell a scaled style from a compounded one.
+    state["style_window_padding"] = ImGui::GetStyle().WindowPadding.x;
+    state["style_window_min_size"] = ImGui::GetStyle().WindowMinSize.x;
     state["theme"] = pres.theme == Theme::dark ? "dark" : "light";
     state["clean"] = pres.clean;
     state["fullscreen"] = pres.fullscreen;

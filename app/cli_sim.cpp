@@ -1,6 +1,10 @@
 // `warpscope presets`, `warpscope occupancy` and `warpscope simulate`: the simulator without a window.
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <string>
+#include <string_view>
+#include <system_error>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -89,10 +93,20 @@ void run_presets(bool as_json, int& exit_code) {
   }
 }
 
+// "8.6" and nothing else: from_chars, because sscanf's %d is undefined past INT_MAX and takes
+// signs and leading spaces.
 bool parse_cc(const std::string& text, int& major, int& minor) {
-  int consumed = 0;
-  return std::sscanf(text.c_str(), "%d.%d%n", &major, &minor, &consumed) == 2 &&
-         consumed == static_cast<int>(text.size()) && major > 0 && minor >= 0;
+  const char* const end = text.data() + text.size();
+  const auto dot = text.find('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == text.size()) return false;
+  const auto all_digits = [](std::string_view s) {
+    return std::all_of(s.begin(), s.end(), [](unsigned char c) { return c >= '0' && c <= '9'; });
+  };
+  if (!all_digits(std::string_view(text).substr(0, dot)) || !all_digits(std::string_view(text).substr(dot + 1)))
+    return false;
+  const auto a = std::from_chars(text.data(), text.data() + dot, major);
+  const auto b = std::from_chars(text.data() + dot + 1, end, minor);
+  return a.ec == std::errc() && a.ptr == text.data() + dot && b.ec == std::errc() && b.ptr == end;
 }
 
 struct OccupancyArgs {
@@ -111,7 +125,8 @@ void run_occupancy(const OccupancyArgs& a, int& exit_code) {
       minor = g.cc_minor;
       device = g.name;
     } else if (!parse_cc(a.cc, major, minor)) {
-      return fail(exit_code, 2, "--cc wants a compute capability like 8.6, got '" + a.cc + "'");
+      return fail(exit_code, 2,
+                  "--cc wants a compute capability like 8.6, got '" + a.cc + "'; supported: " + sim::supported_ccs_text());
     }
     const sim::CcLimits lim = sim::cc_limits(major, minor);
     const sim::OccupancyResult r = sim::compute_occupancy(lim, {a.block_size, a.regs, a.smem});
@@ -123,7 +138,6 @@ void run_occupancy(const OccupancyArgs& a, int& exit_code) {
              {"limiters", r.limiters},
              {"compute_capability", fmt::format("{}.{}", major, minor)}};
       if (!r.reason.empty()) j["reason"] = r.reason;
-      if (!lim.known) j["note"] = "compute capability not in the table; limits of the nearest one used";
       std::printf("%s\n", j.dump(2).c_str());
     } else {
       fmt::print("cc {}.{}{}: {} threads/block, {} regs/thread, {} B shared/block\n", major, minor,

@@ -1,14 +1,14 @@
 #include "core/measured_elsewhere.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/measured_text.hpp"
+#include "lesson/text_file.hpp"
 
 namespace ws::app {
 
@@ -76,12 +76,17 @@ std::string read_result(const json& item, std::size_t index, kernels::JobResult&
     if (v == item.end() || !v->is_number()) return std::nullopt;
     return v->get<double>();
   };
+  // Counts are cast to integers: a value like 1e300 would make the cast undefined.
+  auto count = [&](const char* key) -> double {
+    const double v = number(key).value_or(0);
+    return std::isfinite(v) ? std::clamp(v, 0.0, 1e15) : 0.0;
+  };
   out.ms_min = number("ms_min").value_or(out.ms_median);
   out.transfer_ms = number("transfer_ms");
   out.max_rel_error = number("max_rel_error").value_or(0);
-  out.checked_elements = static_cast<std::size_t>(std::max(0.0, number("checked_elements").value_or(0)));
-  out.threads = static_cast<int>(number("threads").value_or(0));
-  out.repeats = static_cast<int>(number("repeats").value_or(0));
+  out.checked_elements = static_cast<std::size_t>(count("checked_elements"));
+  out.threads = static_cast<int>(std::min(count("threads"), 1e6));
+  out.repeats = static_cast<int>(std::min(count("repeats"), 1e6));
   out.detail = string_or(item, "detail");
   out.api = string_or(item, "api");
   out.device_name = string_or(item, "device_name");
@@ -148,15 +153,16 @@ MeasuredLoad parse_measured_json(const std::string& text, const std::string& pat
 }
 
 MeasuredLoad load_measured_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  const TextFile file = read_text_file(path, kMaxMeasuredBytes, "bench JSON file");
+  if (!file.text) {
     MeasuredLoad load;
-    load.error = file_name(path) + ": cannot be read (" + path + ")";
+    if (file.problem == TextFile::Problem::cannot_open)
+      load.error = file_name(path) + ": cannot be read (" + path + ")";
+    else
+      load.error = file_name(path) + ": " + file.error + " (" + path + ")";
     return load;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_measured_json(text.str(), path);
+  return parse_measured_json(*file.text, path);
 }
 
 std::vector<MeasuredLoad> load_measured_dir(const std::string& dir) {

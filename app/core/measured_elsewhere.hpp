@@ -3,6 +3,7 @@
 // they were measured, and never mixed with them.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,7 +32,11 @@ struct MeasuredLoad {
   std::string error;  // one line naming the file and the problem, when `run` is empty
 };
 
-// Reads one bench JSON file. A broken file, a JSON that is not a bench file, or a bench file
+// A bench file is a few KB; one over this is refused unread (not a bench file, or a wrong path).
+inline constexpr std::size_t kMaxMeasuredBytes = 16 * 1024 * 1024;
+
+// Reads one bench JSON file. A directory, FIFO, device or a file over kMaxMeasuredBytes is
+// refused before it is read. A broken file, a JSON that is not a bench file, or a bench file
 // without `host` and `date` (an older warpscope) gives an error line and no run.
 MeasuredLoad load_measured_file(const std::string& path);
 // Parses the text of a bench JSON; `path` only names it in errors and labels.

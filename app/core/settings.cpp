@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <system_error>
 
@@ -14,6 +13,8 @@
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
+
+#include "lesson/text_file.hpp"
 
 namespace ws::app {
 
@@ -85,19 +86,20 @@ Settings load_settings() {
 }
 
 Settings load_settings_from(const fs::path& file) {
-  Settings s;
   std::error_code ec;
-  if (!fs::exists(file, ec)) return s;  // first run
+  if (!fs::exists(file, ec)) return Settings{};  // first run
   const std::string where = file.string();
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    add_warning(s, fmt::format("{}: cannot read the settings file; using defaults", where));
+  const TextFile read = read_text_file(file, kMaxSettingsBytes, "settings file");
+  if (!read.text) {
+    Settings s;
+    add_warning(s, fmt::format("{}: {}; using defaults", where, read.error));
     return s;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  return parse_settings(*read.text, where);
+}
 
+Settings parse_settings(std::string_view text, const std::string& where) {
+  Settings s;
   toml::table root;
   try {
     root = toml::parse(text, where);

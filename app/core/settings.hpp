@@ -4,12 +4,16 @@
 #pragma once
 
 #include <filesystem>
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace ws::app {
 
 inline constexpr float kMinUiScale = 0.5f, kMaxUiScale = 3.0f;
 inline constexpr int kMaxLastStep = 100000;
+// The real file is a few hundred bytes; a larger one is not ours and is refused unread.
+inline constexpr std::size_t kMaxSettingsBytes = 64 * 1024;
 
 struct Settings {
   std::string theme = "dark";   // "dark" or "light"
@@ -30,10 +34,13 @@ std::filesystem::path settings_dir();
 std::filesystem::path settings_path();
 
 // Never throws. A missing file gives the defaults with no warning; an unreadable or malformed
-// file gives the defaults plus a warning; a value of the wrong type or an unknown name keeps
+// file, or one that is not a regular file or is over kMaxSettingsBytes (never read), gives the
+// defaults plus a warning; a value of the wrong type or an unknown name keeps
 // that field's default (with a warning); numbers out of range are clamped silently.
 Settings load_settings();
 Settings load_settings_from(const std::filesystem::path& file);
+// The same rules applied to the text of a settings file; `where` names it in warnings.
+Settings parse_settings(std::string_view text, const std::string& where);
 
 // Writes to a temporary file in the same directory, then renames it over the old one, so a
 // crash mid-write leaves the previous settings intact. Creates the directory. Returns false

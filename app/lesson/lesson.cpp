@@ -1,5 +1,6 @@
 // The lesson file parser: TOML (toml++) in, a Lesson plus located diagnostics out.
 #include "lesson.hpp"
+#include "text_file.hpp"
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -7,8 +8,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <tuple>
 
 namespace ws::lesson {
@@ -521,26 +520,13 @@ ParseResult parse_lesson(std::string_view text, std::string_view file_name, cons
 
 ParseResult load_lesson_file(const std::filesystem::path& path, const Vocabulary& vocab) {
     const std::string name = path.string();
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
+    TextFile file = read_text_file(path, kMaxLessonBytes, "lesson file");
+    if (!file.text) {
         ParseResult r;
-        r.diagnostics.push_back({name, 0, 0, Diagnostic::Severity::error, "is a directory, not a lesson file"});
+        r.diagnostics.push_back({name, 0, 0, Diagnostic::Severity::error, file.error});
         return r;
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        ParseResult r;
-        r.diagnostics.push_back({name, 0, 0, Diagnostic::Severity::error, "cannot open the lesson file"});
-        return r;
-    }
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (in.bad()) {
-        ParseResult r;
-        r.diagnostics.push_back({name, 0, 0, Diagnostic::Severity::error, "cannot read the lesson file"});
-        return r;
-    }
-    return parse_lesson(buf.str(), name, vocab);
+    return parse_lesson(*file.text, name, vocab);
 }
 
 }  // namespace ws::lesson

@@ -141,6 +141,8 @@ inline constexpr int kMinThreads = 1, kMaxThreads = 1024;
 inline constexpr double kMinSpeed = 0.1, kMaxSpeed = 1e7;
 inline constexpr int kMaxIndex = 65535;  // sm/warp/core/row/column indices in zoom and highlight
 inline constexpr int kLanesPerWarp = 32;
+// A lesson is a page of text; anything larger is a wrong path, refused before it is read.
+inline constexpr std::size_t kMaxLessonBytes = 1024 * 1024;
 
 struct ParseResult {
     std::optional<Lesson> lesson;  // empty when any error was found
@@ -152,6 +154,8 @@ struct ParseResult {
 
 // Never throws on bad input: every problem becomes a Diagnostic.
 ParseResult parse_lesson(std::string_view text, std::string_view file_name, const Vocabulary& vocab);
+// A missing file, a directory, a FIFO or device, or a file over kMaxLessonBytes is one error
+// diagnostic without a line, given before anything is read (see read_text_file).
 ParseResult load_lesson_file(const std::filesystem::path& path, const Vocabulary& vocab);
 
 // ---- captions -------------------------------------------------------------------------------

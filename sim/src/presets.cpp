@@ -3,11 +3,19 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <mutex>
 
 #include <toml++/toml.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef WARPSCOPE_ASSETS_DIR
 #define WARPSCOPE_ASSETS_DIR "assets"
@@ -17,6 +25,15 @@ namespace ws::sim {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Bounds that keep the model's per-unit arrays and its cycle loop finite; real parts are far
+// below them (132 SMs, 128 lanes, 600-cycle DRAM).
+constexpr int kMaxUnits = 4096;
+constexpr int kMaxLatency = 1000000;
+
+bool in_range(int v, int lo, int hi) { return v >= lo && v <= hi; }
+bool positive(double v) { return v > 0 && std::isfinite(v); }
+bool non_negative(double v) { return v >= 0 && std::isfinite(v); }
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -85,17 +102,70 @@ std::string presets_dir() {
   return (fs::path(WARPSCOPE_ASSETS_DIR) / "presets").string();
 }
 
-// A preset file that is not valid TOML names itself in the error.
-static toml::table parse_preset_file(const std::string& path) {
+namespace {
+
+// The same guard as the app's read_text_file (app/lesson/text_file.cpp), which sim may not
+// include: a preset path can name a FIFO, a device or a huge file, and each is refused unread.
+static_assert(kMaxPresetBytes % (1024 * 1024) == 0, "the message words the limit in MiB");
+const std::string kPresetLimitText = "the limit is " + std::to_string(kMaxPresetBytes / (1024 * 1024)) + " MiB";
+
+std::string read_preset_text(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw std::runtime_error(path + ": cannot open the preset file (" + std::strerror(errno) + ")");
+  if (!S_ISREG(st.st_mode)) throw std::runtime_error(path + ": is not a regular file, not a preset file");
+  if (static_cast<std::uintmax_t>(st.st_size) > kMaxPresetBytes)
+    throw std::runtime_error(path + ": is too large for a preset file (" + std::to_string(st.st_size) + " bytes; " +
+                             kPresetLimitText + ")");
+  // O_NONBLOCK: the path may have become a FIFO since the stat; fstat checks again.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw std::runtime_error(path + ": cannot open the preset file (" + std::strerror(errno) + ")");
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    throw std::runtime_error(path + ": is not a regular file, not a preset file");
+  // st_size is a hint (a file in /proc says 0): the limit is enforced on what is read.
+  std::string text(std::min<std::size_t>(static_cast<std::size_t>(st.st_size), kMaxPresetBytes) + 1, '\0');
+  std::size_t got = 0;
+  for (;;) {
+    if (got == text.size()) {
+      if (got > kMaxPresetBytes) break;
+      text.resize(kMaxPresetBytes + 1);
+    }
+    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error(path + ": cannot read the preset file (" + std::strerror(errno) + ")");
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  if (got > kMaxPresetBytes)
+    throw std::runtime_error(path + ": is too large for a preset file (more than " + std::to_string(kMaxPresetBytes) +
+                             " bytes; " + kPresetLimitText + ")");
+  text.resize(got);
+  return text;
+}
+
+// A preset that is not valid TOML names itself in the error.
+toml::table parse_preset_toml(std::string_view text, const std::string& name) {
   try {
-    return toml::parse_file(path);
+    return toml::parse(text, name);
   } catch (const toml::parse_error& e) {
-    throw std::runtime_error(path + ": " + std::string(e.description()));
+    const auto& b = e.source().begin;
+    throw std::runtime_error(name + ":" + std::to_string(b.line) + ":" + std::to_string(b.column) + ": " +
+                             std::string(e.description()));
   }
 }
 
-GpuPreset load_gpu_preset(const std::string& path) {
-  const toml::table t = parse_preset_file(path);
+}  // namespace
+
+GpuPreset load_gpu_preset(const std::string& path) { return parse_gpu_preset(read_preset_text(path), path); }
+
+CpuPreset load_cpu_preset(const std::string& path) { return parse_cpu_preset(read_preset_text(path), path); }
+
+GpuPreset parse_gpu_preset(std::string_view text, const std::string& path) {
+  const toml::table t = parse_preset_toml(text, path);
   Reader r{t, path};
   GpuPreset p;
   p.id = r.need<std::string>("id");
@@ -135,14 +205,24 @@ GpuPreset load_gpu_preset(const std::string& path) {
   p.model_source = m.need<std::string>("source");
   for (auto& u : m.list("uncertain")) p.uncertain.push_back("model." + u);
 
-  if (p.sm_count <= 0 || p.fp32_lanes_per_sm <= 0 || p.schedulers_per_sm <= 0 || p.clock_mhz <= 0 ||
-      p.memory_bandwidth_gbs <= 0)
-    throw std::runtime_error(path + ": counts, clock and bandwidth must be positive");
+  // `!(x > 0)`, not `x <= 0`: TOML allows nan and inf, and NaN passes every comparison.
+  if (!in_range(p.sm_count, 1, kMaxUnits) || !in_range(p.fp32_lanes_per_sm, 1, kMaxUnits) ||
+      !in_range(p.schedulers_per_sm, 1, kMaxUnits) || !positive(p.clock_mhz) || !positive(p.memory_bandwidth_gbs))
+    throw std::runtime_error(path + ": counts (1.." + std::to_string(kMaxUnits) +
+                             "), clock and bandwidth must be positive finite numbers");
+  if (!non_negative(p.memory_gb) || !non_negative(p.l2_bandwidth_gbs) || !non_negative(p.datasheet_fp32_tflops) ||
+      p.l2_kb < 0 || p.l1_kb < 0 || p.lsu_cycles_per_wavefront < 1 || p.smem_cycles_per_wavefront < 1)
+    throw std::runtime_error(path + ": sizes and bandwidths must be finite and not negative, cycles per wavefront at least 1");
+  for (const int latency : {p.latency.fma, p.latency.alu, p.latency.shared, p.latency.l1_hit, p.latency.l2_hit,
+                            p.latency.dram, p.latency.barrier, p.latency.block_launch})
+    if (!in_range(latency, 0, kMaxLatency))
+      throw std::runtime_error(path + ": latencies must be 0.." + std::to_string(kMaxLatency) + " cycles");
+  if (p.latency.fma < 1) throw std::runtime_error(path + ": fma_latency must be at least 1 cycle");
   return p;
 }
 
-CpuPreset load_cpu_preset(const std::string& path) {
-  const toml::table t = parse_preset_file(path);
+CpuPreset parse_cpu_preset(std::string_view text, const std::string& path) {
+  const toml::table t = parse_preset_toml(text, path);
   Reader r{t, path};
   CpuPreset p;
   p.id = r.need<std::string>("id");
@@ -177,8 +257,18 @@ CpuPreset load_cpu_preset(const std::string& path) {
   p.miss_overlap = m.need<double>("miss_overlap");
   p.model_source = m.need<std::string>("source");
   for (auto& u : m.list("uncertain")) p.uncertain.push_back("model." + u);
-  if (p.cores <= 0 || p.fp32_lanes <= 0 || p.fma_units <= 0 || p.base_clock_ghz <= 0)
-    throw std::runtime_error(path + ": cores, lanes, FMA units and clock must be positive");
+  if (!in_range(p.cores, 1, kMaxUnits) || !in_range(p.fp32_lanes, 1, kMaxUnits) || !in_range(p.fma_units, 1, kMaxUnits) ||
+      !positive(p.base_clock_ghz))
+    throw std::runtime_error(path + ": cores, lanes, FMA units (1.." + std::to_string(kMaxUnits) +
+                             ") and clock must be positive finite numbers");
+  if (!non_negative(p.boost_clock_ghz) || !non_negative(p.memory_bandwidth_gbs) || !non_negative(p.l3_mb) ||
+      !non_negative(p.datasheet_peak_gflops_base) || !positive(p.miss_overlap) || p.l1d_kb < 0 || p.l2_kb < 0 ||
+      p.threads < 0)
+    throw std::runtime_error(path + ": sizes, clocks and bandwidths must be finite and not negative, miss_overlap positive");
+  for (const int latency : {p.fma_latency, p.l1_latency, p.l2_latency, p.l3_latency, p.dram_latency})
+    if (!in_range(latency, 0, kMaxLatency))
+      throw std::runtime_error(path + ": latencies must be 0.." + std::to_string(kMaxLatency) + " cycles");
+  if (p.fma_latency < 1) throw std::runtime_error(path + ": fma_latency must be at least 1 cycle");
   return p;
 }
 

@@ -184,3 +184,14 @@ TEST(DefaultGpuKernel, LessonCudaKernelsGetTheirGlTwinOnlyWhereCudaCannotRunAndG
   EXPECT_EQ(app::stand_in_gpu_kernel("cublas", false, none), "cublas");  // skipped, with its reason
   EXPECT_EQ(app::stand_in_gpu_kernel("cuda-tiled", false, {"cublas", ""}), "cuda-tiled");
 }
+
+TEST(MeasuredElsewhere, AbsurdCountsAreClampedNotCastOutOfRange) {
+  std::string text = kServerJson;
+  text.replace(text.find("\"threads\": 64"), std::string("\"threads\": 64").size(), "\"threads\": 1e300");
+  text.replace(text.find("\"checked_elements\": 65536"), std::string("\"checked_elements\": 65536").size(),
+               "\"checked_elements\": -5");
+  const auto load = app::parse_measured_json(text, "absurd.json");
+  ASSERT_TRUE(load.run.has_value()) << load.error;
+  EXPECT_EQ(load.run->results[0].threads, 1000000);
+  EXPECT_EQ(load.run->results[0].checked_elements, 0u);
+}

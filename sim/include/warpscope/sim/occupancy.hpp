@@ -1,9 +1,10 @@
 // The occupancy calculator: how many blocks of a launch fit on one SM and what stops more.
 // Same rules as NVIDIA's cuda_occupancy.h (CUDA 13) for cc 3.x-12.x, with dynamic shared memory
-// opted in up to the per-block maximum; cc 1.x and 2.x follow the older published rules.
+// opted in up to the per-block maximum; cc 1.3 and 2.x follow the older published rules.
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ws::sim {
@@ -26,11 +27,16 @@ struct CcLimits {
   int reserved_smem_per_block = 0;   // driver reserve per block (Ampere+)
   int smem_granularity = 256;
   std::vector<int> carveout_steps_kb;  // Volta+: the L1/shared splits the hardware offers
-  bool known = true;                   // false: guessed from the nearest known generation
   int max_warps_per_sm() const { return max_threads_per_sm / 32; }
 };
 
-// Throws std::invalid_argument for a capability this calculator knows nothing near.
+// The compute capabilities cc_limits answers for, in ascending order.
+const std::vector<std::pair<int, int>>& supported_ccs();
+// "1.3, 2.0, 2.1, 3.0, ...": supported_ccs() as error messages list it.
+std::string supported_ccs_text();
+
+// Throws std::invalid_argument, naming the supported list, for any capability not in
+// supported_ccs(): limits are never guessed from a neighbouring one.
 CcLimits cc_limits(int major, int minor);
 
 struct OccupancyInput {

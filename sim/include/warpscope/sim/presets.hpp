@@ -4,10 +4,12 @@
 // sizes) carry theirs in the file's [model] table.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ws::sim {
@@ -107,9 +109,17 @@ CpuPreset find_cpu(const std::string& name);
 std::vector<std::string> gpu_ids();
 std::vector<std::string> cpu_ids();
 
-// Loads one file (exposed for tests and for user-supplied presets).
+// A preset file is a page of TOML; a larger file (or a FIFO, device or directory) is refused
+// before it is read.
+inline constexpr std::size_t kMaxPresetBytes = 1024 * 1024;
+
+// Loads one file (exposed for tests and for user-supplied presets). Throws std::runtime_error
+// whose message starts with the path.
 GpuPreset load_gpu_preset(const std::string& path);
 CpuPreset load_cpu_preset(const std::string& path);
+// The same from the text of a preset file; `path` only names it in errors.
+GpuPreset parse_gpu_preset(std::string_view text, const std::string& path);
+CpuPreset parse_cpu_preset(std::string_view text, const std::string& path);
 
 // The CPU this process runs on: cores, SIMD width from CPUID, clock from /proc/cpuinfo.
 const CpuPreset& this_machine_cpu();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cli_commands.hpp"
+#include "core/run_estimate.hpp"
 #include "warpscope/kernels/job.hpp"
 #include "warpscope/kernels/system_info.hpp"
 
@@ -195,6 +196,11 @@ int run_bench(const BenchOptions& o) {
     request.shape = k::Shape{m, n, kk};
     request.threads = o.threads;
     request.repeats = o.repeats;
+    // On stderr, so that --json keeps stdout one JSON object. Each kernel runs once here, so there
+    // is no measured speed to go by: the built-in one, as the window uses before its first run.
+    if (const auto e = estimate_job(request, MeasuredSpeeds{}); e && e->seconds > kLongRunSeconds)
+      fmt::print(stderr, "warpscope bench: {}; running it anyway (Ctrl+C stops)\n",
+                 estimate_sentence(BatchEstimate{{*e}, e->seconds}));
     k::JobControl control;
     const k::JobResult r = k::run_job(request, control);
     if (!r.skipped && !r.cancelled && !r.verified) any_wrong = true;

@@ -33,6 +33,12 @@ std::string stand_in_gpu_kernel(const std::string& wanted, bool wanted_runs_here
 RealRunSession::RealRunSession(JobRunner::RunFn run) : runner_(run) {}
 
 void RealRunSession::note_controls_edited(double now) {
+  if (pending_) {
+    if (controls_ == pending_->controls) return;
+    pending_.reset();
+    run_due_at_ = now + kDebounceSeconds;  // estimated again once the drag settles
+    return;
+  }
   if (ever_submitted_ && controls_ == submitted_ && !run_due_at_) return;
   if (ever_submitted_ && controls_ == submitted_) {
     run_due_at_.reset();  // edited back to what already ran
@@ -42,10 +48,7 @@ void RealRunSession::note_controls_edited(double now) {
   run_due_at_ = now + kDebounceSeconds;
 }
 
-void RealRunSession::run_now() {
-  run_due_at_.reset();
-  submitted_ = controls_;
-  ever_submitted_ = true;
+std::vector<kernels::JobRequest> RealRunSession::requests() const {
   std::vector<kernels::JobRequest> jobs;
   for (const auto* name : {&controls_.cpu_kernel, &controls_.gpu_kernel}) {
     if (name->empty()) continue;
@@ -56,14 +59,57 @@ void RealRunSession::run_now() {
     r.repeats = controls_.repeats;
     jobs.push_back(r);
   }
+  return jobs;
+}
+
+BatchEstimate RealRunSession::estimate() const { return estimate_batch(requests(), speeds_); }
+
+void RealRunSession::run_now() {
+  run_due_at_.reset();
+  BatchEstimate batch = estimate();
+  if (!batch.long_run()) {
+    submit();
+    return;
+  }
+  runner_.cancel_all();
+  // Figures of other controls would sit next to the new kernel names while the question is asked;
+  // and with them gone, editing back to what ran last must run it again, not show nothing.
+  cpu_result_.reset();
+  gpu_result_.reset();
+  batch_ = 0;  // the runner numbers batches from 1: a job of the last batch that finished anyway is not shown
+  ever_submitted_ = false;
+  pending_ = Pending{controls_, std::move(batch)};
+}
+
+void RealRunSession::confirm() {
+  if (!pending_) return;
+  if (controls_ == pending_->controls)
+    submit();
+  else
+    run_now();  // edited without a note: what was estimated is not what would run
+}
+
+void RealRunSession::submit() {
+  pending_.reset();
+  run_due_at_.reset();
+  submitted_ = controls_;
+  ever_submitted_ = true;
   // Stale figures from other controls would be compared with the new ones: drop them.
   cpu_result_.reset();
   gpu_result_.reset();
-  batch_ = runner_.submit(std::move(jobs));
+  batch_ = runner_.submit(requests());
 }
+
+std::optional<std::string> RealRunSession::pending_confirmation() const {
+  if (!pending_) return std::nullopt;
+  return estimate_sentence(pending_->estimate);
+}
+
+std::string RealRunSession::pending_basis() const { return pending_ ? estimate_basis(pending_->estimate) : ""; }
 
 void RealRunSession::update(double now) {
   for (auto& done : runner_.take_finished()) {
+    speeds_.add(done.result);  // a superseded batch's finished job still measured its kernel
     if (done.batch != batch_ || done.result.cancelled) continue;
     ++runs_finished_;
     if (on_result) on_result(done.result);
@@ -76,6 +122,7 @@ void RealRunSession::update(double now) {
 }
 
 void RealRunSession::cancel() {
+  pending_.reset();
   run_due_at_.reset();
   runner_.cancel_all();
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/job_runner.hpp"
+#include "core/run_estimate.hpp"
 
 namespace ws::app {
 
@@ -50,13 +51,26 @@ class RealRunSession {
   const RealRunControls& controls() const { return controls_; }
 
   // Call after the UI may have edited controls(): a change cancels the running job at once
-  // (so the cores are free within the kernel's polling interval) and schedules a new run.
+  // (so the cores are free within the kernel's polling interval) and schedules a new run. A run
+  // waiting for confirmation is dropped: the new controls are estimated again when it is due.
   void note_controls_edited(double now);
-  // Starts a run of both sides now.
+  // Starts a run of both sides now, unless the batch is estimated above kLongRunSeconds: then
+  // nothing starts and pending_confirmation() says how long it would take.
   void run_now();
   // Moves finished results in and fires a debounced run when due. Call once a frame.
   void update(double now);
+  // Cancels the running job, a debounced run, and a run waiting for confirmation.
   void cancel();
+
+  // "cpu-naive at 16384³: about 6.11 h" while a long run waits for "Run anyway", else nothing.
+  std::optional<std::string> pending_confirmation() const;
+  // How the pending estimate was reached (each job's speed and runs), for a tooltip.
+  std::string pending_basis() const;
+  // Starts the run that waits for confirmation, as estimated.
+  void confirm();
+  // The estimate of the current controls, from the speeds measured so far in this session.
+  BatchEstimate estimate() const;
+  const MeasuredSpeeds& measured_speeds() const { return speeds_; }
 
   const std::optional<kernels::JobResult>& cpu_result() const { return cpu_result_; }
   const std::optional<kernels::JobResult>& gpu_result() const { return gpu_result_; }
@@ -77,6 +91,15 @@ class RealRunSession {
   std::optional<kernels::JobResult> cpu_result_, gpu_result_;
   int runs_finished_ = 0;
   bool ever_submitted_ = false;
+  MeasuredSpeeds speeds_;
+  struct Pending {
+    RealRunControls controls;
+    BatchEstimate estimate;
+  };
+  std::optional<Pending> pending_;
+
+  std::vector<kernels::JobRequest> requests() const;
+  void submit();
 };
 
 }  // namespace ws::app

@@ -192,6 +192,20 @@ void draw_controls(RealRunView& view, double now) {
   }
 }
 
+// A run estimated above kLongRunSeconds waits here instead of starting: the sentence, and one
+// click either way. Drawn in presentation mode too, since a lesson step may ask for such a run.
+void draw_pending_run(RealRunSession& session) {
+  const auto pending = session.pending_confirmation();
+  if (!pending) return;
+  ImGui::Spacing();
+  text_coloured(colour_error(), *pending);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", session.pending_basis().c_str());
+  if (ImGui::Button(T("control.run_anyway"))) session.confirm();
+  ImGui::SameLine();
+  if (ImGui::Button(fmt::format("{}##pending", T("control.cancel")).c_str())) session.cancel();
+  ImGui::Spacing();
+}
+
 // Runs measured on other machines: a table per file, in their own colour, under their label.
 void draw_elsewhere(const RealRunView& view) {
   for (const auto& error : view.elsewhere_errors) text_coloured(colour_error(), error);
@@ -258,6 +272,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   ImGui::Separator();
 
   if (!clean) draw_controls(view, now);  // presentation mode keeps the timers, hides the controls
+  draw_pending_run(session);
 
   const auto status = session.status();
   if (ImGui::BeginTable("results", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |

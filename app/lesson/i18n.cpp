@@ -58,6 +58,7 @@ constexpr Entry kTable[] = {
     // Lesson player.
     {"lesson.open", "Open lesson...", "강의 열기..."},
     {"panel.measured", "Measured runs", "측정 결과"},
+    {"control.run_anyway", "Run anyway", "그래도 실행"},
     {"measured.open", "Open a run measured elsewhere (a `warpscope bench --json` file)...",
      "다른 컴퓨터에서 측정한 결과 열기 (`warpscope bench --json` 파일)..."},
     {"measured.none", "No run measured elsewhere is shown", "다른 컴퓨터에서 측정한 결과 없음"},

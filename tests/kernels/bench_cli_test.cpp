@@ -1,10 +1,14 @@
 // `warpscope bench` as a user runs it: the JSON shape and values, and the exit codes for bad input.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
+#include <chrono>
+#include <csignal>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -97,6 +101,75 @@ TEST(BenchCli, JsonHasTheDocumentedShapeAndRealValues) {
     EXPECT_TRUE(res["skipped"].is_null());
   }
   EXPECT_EQ(j["results"][0]["threads"], 1);  // cpu-naive is one thread whatever --threads says
+  EXPECT_EQ(r.err.find("running it anyway"), std::string::npos) << "a 64³ run is not long: " << r.err;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// cpu-naive 4096³, one repeat: 137.4 GFLOP at the built-in 0.4 GFLOP/s is 343.6 s, so bench says
+// so before it starts. The run itself is not waited for: the test stops it as a user would, with
+// Ctrl+C, as soon as the line is there.
+TEST(BenchCli, ALongRunIsAnnouncedOnStderrNotOnStdout) {
+  const std::string out_path = ::testing::TempDir() + "bench_long_out_" + std::to_string(getpid()) + ".txt";
+  const std::string err_path = ::testing::TempDir() + "bench_long_err_" + std::to_string(getpid()) + ".txt";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(out, 1);
+    dup2(err, 2);
+    // A test runner started in the background may ignore SIGINT, and exec keeps that: a terminal's
+    // Ctrl+C is what is being imitated, so the default comes back.
+    std::signal(SIGINT, SIG_DFL);
+    execl(WARPSCOPE_BIN, WARPSCOPE_BIN, "bench", "--kernels", "cpu-naive", "--size", "4096", "--repeats", "1",
+          "--json", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const std::string expected =
+      "warpscope bench: cpu-naive at 4096³: about 5.73 min; running it anyway (Ctrl+C stops)\n";
+  std::string err;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (err.find('\n') == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    err = read_all(err_path);
+  }
+  kill(pid, SIGINT);
+  int status = 0;
+  bool ended = false;
+  for (int i = 0; i < 200 && !ended; ++i) {
+    ended = waitpid(pid, &status, WNOHANG) == pid;
+    if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!ended) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  }
+  const std::string out = read_all(out_path);
+  std::remove(out_path.c_str());
+  std::remove(err_path.c_str());
+  EXPECT_TRUE(ended) << "Ctrl+C did not stop it within 2 s";
+  EXPECT_EQ(err, expected);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status;
+  EXPECT_EQ(out, "") << "the estimate went to stdout, or something was printed before the JSON";
+}
+
+// cuda-naive at 16384³ would be announced (17.6 s at the built-in 500 GFLOP/s) if it could run;
+// a kernel skipped at once takes no time and gets no estimate.
+TEST(BenchCli, AKernelThatCannotRunHereIsNotAnnounced) {
+  const auto why = ws::kernels::unavailable_reason("cuda-naive");
+  if (!why) GTEST_SKIP() << "a CUDA device is present: cuda-naive 16384³ would really run";
+  const BenchRun r = bench("--size 16384 --kernels cuda-naive --repeats 1 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err.find("running it anyway"), std::string::npos) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["results"].size(), 1u);
+  EXPECT_EQ(j["results"][0]["skipped"], *why);
 }
 
 TEST(BenchCli, NonSquareShape) {
@@ -174,6 +247,8 @@ TEST(BenchCli, GlKernelsRunWithDisplayUnsetAndSayWhatRanThem) {
     // A software renderer says so in the note, in plain words.
     EXPECT_EQ(res["detail"].get<std::string>().find("software renderer: runs on this CPU") != std::string::npos, software)
         << res["detail"];
-    if (j["gpu"]["api"] == "opengl") EXPECT_EQ(software, j["gpu"]["software"].get<bool>());
+    if (j["gpu"]["api"] == "opengl") {
+      EXPECT_EQ(software, j["gpu"]["software"].get<bool>());
+    }
   }
 }

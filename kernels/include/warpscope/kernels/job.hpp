@@ -76,6 +76,25 @@ bool is_gl_kernel(const std::string& name);
 // Why a kernel cannot run on this machine (no CUDA driver, built without CUDA, no device), or nullopt.
 std::optional<std::string> unavailable_reason(const std::string& kernel);
 
+// Why run_job would refuse this job before running anything (unknown kernel, invalid shape, not
+// available here, not enough host or GPU memory), or nullopt. run_job makes these same checks, so
+// an estimate never announces a long run that would be refused at once.
+std::optional<std::string> job_refusal(const JobRequest& request);
+
+// Threads a job really uses: 1 for cpu-naive, fewer than asked for a cpu-parallel shape too small
+// to split, every core when the request says 0; 0 for GPU kernels. What JobResult::threads reports.
+int threads_for_job(const JobRequest& request);
+
+// A rough speed of each kernel (GFLOP/s) for when nothing was measured: cpu-naive 0.4, cpu-parallel
+// and cpu-blas 30 per thread, cuda-naive 500, cuda-tiled 2000, cublas 20000, GL kernels by renderer
+// (docs/KERNELS.md). `threads` as threads_for_job says. The one table for warm-up decisions and for
+// the wall-time estimates shown before a long run.
+double expected_gflops(const std::string& kernel, int threads);
+
+// Untimed warm-up runs run_job makes before the timed repeats: one, unless a single run is
+// expected (at expected_gflops) to take more than a second.
+int warmup_runs(const JobRequest& request);
+
 // Runs one job: checks memory first, fills A and B with seeded values in [-1, 1], poisons C,
 // warms up, times `repeats` runs, verifies against an fp64 reference. Never throws for a kernel
 // that cannot run: the result says `skipped`. Blocks the calling thread.

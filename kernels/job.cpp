@@ -42,22 +42,6 @@ void poison(float* data, std::size_t count) {
   std::fill(data, data + count, std::numeric_limits<float>::quiet_NaN());
 }
 
-// Rough speed of each kernel here (GFLOP/s), only to decide whether a warm-up run is affordable.
-double rough_gflops(const std::string& kernel, int threads) {
-  if (kernel == "cpu-naive") return 0.4;
-  if (kernel == "cpu-parallel" || kernel == "cpu-blas") return 30.0 * threads;
-  if (kernel == "cuda-naive") return 500.0;
-  if (kernel == "cuda-tiled") return 2000.0;
-  if (kernel == "cublas") return 20000.0;
-  // GL kernels: a software renderer on a few cores is a thousand times slower than a GPU, and
-  // the warm-up is only skipped where it would really double a long wait.
-  const auto gl = gl::device_facts();
-  const bool software = !gl || gl->software;
-  if (kernel == "gl-naive") return software ? 1.0 : 200.0;
-  if (kernel == "gl-tiled") return software ? 0.5 : 500.0;
-  return software ? 5.0 : 2000.0;
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t h = v.size() / 2;
@@ -131,17 +115,24 @@ std::optional<std::string> gpu_memory_refusal(const std::string& kernel, const S
   return std::nullopt;
 }
 
-GpuOutcome run_cuda(const JobRequest& req, const cpu::Gemm& g, int warmups, int repeats, JobControl& control,
-                    JobResult& r) {
-  cuda::Run run;
-  run.kernel = req.kernel == "cuda-naive"   ? cuda::Kernel::naive
-               : req.kernel == "cuda-tiled" ? cuda::Kernel::tiled
-                                            : cuda::Kernel::cublas;
+// The fields both back ends' Run structs share: the problem, its buffers and the job's control.
+template <typename Run>
+Run gpu_run(const cpu::Gemm& g, int warmups, int repeats, JobControl& control) {
+  Run run;
   run.m = g.m, run.n = g.n, run.k = g.k;
   run.a = g.a, run.b = g.b, run.c = g.c;
   run.warmups = warmups;
   run.repeats = repeats;
   run.control = RunControl{&control.cancel, &control.progress};
+  return run;
+}
+
+GpuOutcome run_cuda(const JobRequest& req, const cpu::Gemm& g, int warmups, int repeats, JobControl& control,
+                    JobResult& r) {
+  auto run = gpu_run<cuda::Run>(g, warmups, repeats, control);
+  run.kernel = req.kernel == "cuda-naive"   ? cuda::Kernel::naive
+               : req.kernel == "cuda-tiled" ? cuda::Kernel::tiled
+                                            : cuda::Kernel::cublas;
   r.api = "cuda";
   if (const auto facts = cuda::device_facts()) {
     r.device_name = facts->name;
@@ -152,15 +143,10 @@ GpuOutcome run_cuda(const JobRequest& req, const cpu::Gemm& g, int warmups, int 
 
 GpuOutcome run_gl(const JobRequest& req, const cpu::Gemm& g, int warmups, int repeats, JobControl& control,
                   JobResult& r) {
-  gl::Run run;
+  auto run = gpu_run<gl::Run>(g, warmups, repeats, control);
   run.kernel = req.kernel == "gl-naive"   ? gl::Kernel::naive
                : req.kernel == "gl-tiled" ? gl::Kernel::tiled
                                           : gl::Kernel::regblock;
-  run.m = g.m, run.n = g.n, run.k = g.k;
-  run.a = g.a, run.b = g.b, run.c = g.c;
-  run.warmups = warmups;
-  run.repeats = repeats;
-  run.control = RunControl{&control.cancel, &control.progress};
   r.api = "opengl";
   if (const auto facts = gl::device_facts()) {
     r.device_name = facts->renderer;
@@ -174,50 +160,75 @@ GpuOutcome run_gl(const JobRequest& req, const cpu::Gemm& g, int warmups, int re
 }
 }  // namespace
 
+double expected_gflops(const std::string& kernel, int threads) {
+  threads = std::max(1, threads);
+  if (kernel == "cpu-naive") return 0.4;
+  if (kernel == "cpu-parallel" || kernel == "cpu-blas") return 30.0 * threads;
+  if (kernel == "cuda-naive") return 500.0;
+  if (kernel == "cuda-tiled") return 2000.0;
+  if (kernel == "cublas") return 20000.0;
+  // GL kernels: a software renderer on a few cores is a thousand times slower than a GPU.
+  const auto gl = gl::device_facts();
+  const bool software = !gl || gl->software;
+  if (kernel == "gl-naive") return software ? 1.0 : 200.0;
+  if (kernel == "gl-tiled") return software ? 0.5 : 500.0;
+  return software ? 5.0 : 2000.0;
+}
+
+int threads_for_job(const JobRequest& req) {
+  const int requested = req.threads > 0 ? req.threads : cpu_info().cores;
+  if (req.kernel == "cpu-naive") return 1;
+  if (req.kernel == "cpu-parallel") {
+    const cpu::Gemm g{req.shape.m, req.shape.n, req.shape.k, nullptr, nullptr, nullptr};
+    return cpu::parallel_threads_for(g, requested);
+  }
+  if (req.kernel == "cpu-blas") return requested;
+  return 0;
+}
+
+int warmup_runs(const JobRequest& req) {
+  // A warm-up of a run that takes many seconds would only double the wait; such runs are
+  // dominated by arithmetic, not by first-touch and cache effects a warm-up is there to remove.
+  const double one_run_s = req.shape.flops() / (expected_gflops(req.kernel, threads_for_job(req)) * 1e9);
+  return one_run_s > 1.0 ? 0 : 1;
+}
+
+std::optional<std::string> job_refusal(const JobRequest& req) {
+  const KernelInfo* info = find_kernel(req.kernel);
+  if (info == nullptr) return "unknown kernel \"" + req.kernel + "\"";
+  const Shape& s = req.shape;
+  if (std::min({s.m, s.n, s.k}) < 1 || std::max({s.m, s.n, s.k}) > kMaxDimension)
+    return "invalid shape " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
+           " (each dimension must be 1.." + std::to_string(kMaxDimension) + ")";
+  if (auto why = unavailable_reason(req.kernel)) return why;
+  std::uint64_t host_needed = matrix_bytes(s);
+  if (req.kernel == "cpu-parallel") {
+    const cpu::Gemm g{s.m, s.n, s.k, nullptr, nullptr, nullptr};
+    host_needed += cpu::parallel_workspace_bytes(g, req.threads > 0 ? req.threads : cpu_info().cores);
+  }
+  if (auto refusal = check_memory_fits(host_needed, available_host_memory_bytes(), "host")) return refusal;
+  if (info->device == Device::gpu) return gpu_memory_refusal(req.kernel, s);
+  return std::nullopt;
+}
+
 JobResult run_job(const JobRequest& req, JobControl& control) {
   JobResult r;
   r.kernel = req.kernel;
   r.shape = req.shape;
   control.progress.store(0.0, std::memory_order_relaxed);
 
-  const KernelInfo* info = find_kernel(req.kernel);
-  if (info == nullptr) {
-    r.skipped = "unknown kernel \"" + req.kernel + "\"";
-    return r;
-  }
-  r.device = info->device;
-  const Shape& s = req.shape;
-  if (std::min({s.m, s.n, s.k}) < 1 || std::max({s.m, s.n, s.k}) > kMaxDimension) {
-    r.skipped = "invalid shape " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
-                std::to_string(s.k) + " (each dimension must be 1.." + std::to_string(kMaxDimension) + ")";
-    return r;
-  }
-  if (auto why = unavailable_reason(req.kernel)) {
-    r.skipped = *why;
-    return r;
-  }
-
-  const int repeats = std::max(1, req.repeats);
-  const int requested_threads = req.threads > 0 ? req.threads : cpu_info().cores;
-  cpu::Gemm g{s.m, s.n, s.k, nullptr, nullptr, nullptr};
-  int threads = 0;
-  if (req.kernel == "cpu-naive") threads = 1;
-  else if (req.kernel == "cpu-parallel") threads = cpu::parallel_threads_for(g, requested_threads);
-  else if (req.kernel == "cpu-blas") threads = requested_threads;
-  r.threads = threads;
-
-  std::uint64_t host_needed = matrix_bytes(s);
-  if (req.kernel == "cpu-parallel") host_needed += cpu::parallel_workspace_bytes(g, requested_threads);
-  if (auto refusal = check_memory_fits(host_needed, available_host_memory_bytes(), "host")) {
+  if (auto refusal = job_refusal(req)) {
+    if (const KernelInfo* known = find_kernel(req.kernel)) r.device = known->device;
     r.skipped = *refusal;
     return r;
   }
-  if (info->device == Device::gpu) {
-    if (auto refusal = gpu_memory_refusal(req.kernel, s)) {
-      r.skipped = *refusal;
-      return r;
-    }
-  }
+  const KernelInfo* info = find_kernel(req.kernel);
+  r.device = info->device;
+  const Shape& s = req.shape;
+  const int repeats = std::max(1, req.repeats);
+  const int threads = threads_for_job(req);
+  r.threads = threads;
+  cpu::Gemm g{s.m, s.n, s.k, nullptr, nullptr, nullptr};
 
   const std::size_t a_count = static_cast<std::size_t>(s.m) * s.k;
   const std::size_t b_count = static_cast<std::size_t>(s.k) * s.n;
@@ -242,10 +253,8 @@ JobResult run_job(const JobRequest& req, JobControl& control) {
     return r;
   }
 
-  // A warm-up of a run that takes many seconds would only double the wait; such runs are
-  // dominated by arithmetic, not by first-touch and cache effects a warm-up is there to remove.
-  const double estimate_s = s.flops() / (rough_gflops(req.kernel, std::max(1, threads)) * 1e9);
-  const int warmups = estimate_s > 1.0 ? 0 : 1;
+  const int warmups = warmup_runs(req);
+  const double estimate_s = s.flops() / (expected_gflops(req.kernel, threads) * 1e9);
   if (warmups == 0) {
     char note[96];
     std::snprintf(note, sizeof note, "no warm-up run (one run estimated at %.0f s)", estimate_s);

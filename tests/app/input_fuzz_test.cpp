@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include <gtest/gtest.h>
+#include "../support/mutate.hpp"
 
 #include "core/measured_elsewhere.hpp"
 #include "core/settings.hpp"
@@ -53,40 +54,6 @@ constexpr std::string_view kJsonTokens[] = {
     "\"m\": ", "\"threads\": ", "\"ms_median\": ",
 };
 
-template <std::size_t N>
-std::string mutate(std::string text, std::mt19937& rng, const std::string_view (&tokens)[N]) {
-  auto pick = [&](std::size_t n) { return n == 0 ? std::size_t{0} : std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
-  const int edits = 1 + static_cast<int>(pick(4));
-  for (int e = 0; e < edits; ++e) {
-    const std::size_t at = pick(text.size() + 1);
-    switch (pick(6)) {
-      case 0:  // flip a bit
-        if (!text.empty()) text[std::min(at, text.size() - 1)] ^= static_cast<char>(1u << pick(8));
-        break;
-      case 1:  // delete a short range
-        text.erase(std::min(at, text.size()), 1 + pick(16));
-        break;
-      case 2: {  // splice: a range copied elsewhere
-        const std::string chunk = text.substr(std::min(at, text.size()), 1 + pick(200));
-        text.insert(pick(text.size() + 1), chunk);
-        break;
-      }
-      case 3:  // truncate
-        text.resize(std::min(at, text.size()));
-        break;
-      case 4: {  // insert a token of the format
-        const std::string_view t = tokens[pick(N)];
-        text.insert(std::min(at, text.size()), t);
-        break;
-      }
-      default:  // replace a byte with a random one
-        if (!text.empty()) text[std::min(at, text.size() - 1)] = static_cast<char>(pick(256));
-        break;
-    }
-  }
-  return text;
-}
-
 void check_settings(const Settings& s) {
   ASSERT_TRUE(s.theme == "dark" || s.theme == "light") << s.theme;
   ASSERT_TRUE(s.language == "en" || s.language == "ko") << s.language;
@@ -118,7 +85,7 @@ TEST(SettingsFuzz, BrokenSettingsAlwaysGiveUsableSettings) {
   constexpr int kCases = 20000;
   for (int i = 0; i < kCases; ++i) {
     SCOPED_TRACE(i);
-    const std::string text = mutate(kSettings, rng, kTomlTokens);
+    const std::string text = ws::test_support::mutate(kSettings, rng, kTomlTokens);
     const Settings s = ws::app::parse_settings(text, "fuzz.toml");
     check_settings(s);
     if (HasFatalFailure()) return;
@@ -153,7 +120,7 @@ TEST(MeasuredFuzz, BrokenBenchFilesGiveARunOrOneErrorLine) {
   constexpr int kCases = 20000;
   for (int i = 0; i < kCases; ++i) {
     SCOPED_TRACE(i);
-    const std::string text = mutate(kBench, rng, kJsonTokens);
+    const std::string text = ws::test_support::mutate(kBench, rng, kJsonTokens);
     const auto load = ws::app::parse_measured_json(text, "/some/dir/fuzz.json");
     if (load.run) {
       ++accepted;

@@ -4,6 +4,7 @@
 #include "test_vocab.hpp"
 
 #include <gtest/gtest.h>
+#include "../support/mutate.hpp"
 
 #include <algorithm>
 #include <random>
@@ -17,39 +18,6 @@ constexpr std::string_view kPunctuation[] = {
     "-", "+", "inf", "nan", "1e400", "99999999999999999999", "true", "[[step]]\n", "step = ", "{a", "}}",
     "**", "\t", "\r", std::string_view("\0", 1), "\xff", "\xed\xa0\x80", "\xea\xb0", "m = ", "zoom = \"lane:",
 };
-
-std::string mutate(std::string text, std::mt19937& rng) {
-    auto pick = [&](std::size_t n) { return n == 0 ? std::size_t{0} : std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
-    const int edits = 1 + static_cast<int>(pick(4));
-    for (int e = 0; e < edits; ++e) {
-        const std::size_t at = pick(text.size() + 1);
-        switch (pick(6)) {
-            case 0:  // flip a byte
-                if (!text.empty()) text[std::min(at, text.size() - 1)] ^= static_cast<char>(1u << pick(8));
-                break;
-            case 1:  // delete a short range
-                text.erase(std::min(at, text.size()), 1 + pick(16));
-                break;
-            case 2: {  // duplicate a range somewhere else
-                const std::string chunk = text.substr(std::min(at, text.size()), 1 + pick(200));
-                text.insert(pick(text.size() + 1), chunk);
-                break;
-            }
-            case 3:  // truncate
-                text.resize(std::min(at, text.size()));
-                break;
-            case 4: {  // insert TOML punctuation
-                const std::string_view p = kPunctuation[pick(std::size(kPunctuation))];
-                text.insert(std::min(at, text.size()), p);
-                break;
-            }
-            default:  // replace a byte with a random one
-                if (!text.empty()) text[std::min(at, text.size() - 1)] = static_cast<char>(pick(256));
-                break;
-        }
-    }
-    return text;
-}
 
 // Everything the GUI would do with a lesson that loaded, so those paths are exercised too.
 void use(const Lesson& lesson) {
@@ -93,7 +61,7 @@ TEST(LessonMutation, ThousandsOfBrokenLessonsNeverCrash) {
     std::size_t accepted = 0;
     constexpr int kCases = 5000;
     for (int i = 0; i < kCases; ++i) {
-        const std::string text = mutate(sources[i % 2], rng);
+        const std::string text = ws::test_support::mutate(sources[i % 2], rng, kPunctuation);
         SCOPED_TRACE(i);
         check(text, vocab, accepted);
         if (HasFatalFailure()) return;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include "../support/mutate.hpp"
 
 #include "warpscope/sim/occupancy.hpp"
 #include "warpscope/sim/presets.hpp"
@@ -27,47 +28,6 @@ constexpr std::string_view kTokens[] = {
     "[model]\n", "[model.x]\n", "\t", "\r", std::string_view("\0", 1), "\xff", "\xed\xa0\x80", "\"9.0\"", "\"9\"",
     "\"x.y\"", "\"99999999999.0\"", "sm_count = ", "clock_mhz = ", "fma_latency = ", "compute_capability = ",
 };
-
-std::string mutate(std::string text, std::mt19937& rng) {
-  auto pick = [&](std::size_t n) { return n == 0 ? std::size_t{0} : std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
-  const int edits = 1 + static_cast<int>(pick(4));
-  for (int e = 0; e < edits; ++e) {
-    const std::size_t at = pick(text.size() + 1);
-    switch (pick(7)) {
-      case 0:  // flip a bit
-        if (!text.empty()) text[std::min(at, text.size() - 1)] ^= static_cast<char>(1u << pick(8));
-        break;
-      case 1:  // delete a short range
-        text.erase(std::min(at, text.size()), 1 + pick(16));
-        break;
-      case 2: {  // duplicate a range somewhere else
-        const std::string chunk = text.substr(std::min(at, text.size()), 1 + pick(200));
-        text.insert(pick(text.size() + 1), chunk);
-        break;
-      }
-      case 3:  // truncate
-        text.resize(std::min(at, text.size()));
-        break;
-      case 4: {  // insert a TOML token
-        const std::string_view t = kTokens[pick(std::size(kTokens))];
-        text.insert(std::min(at, text.size()), t);
-        break;
-      }
-      case 5: {  // replace the value of one line: numbers and types are where presets go wrong
-        const std::size_t eq = text.find(" = ", at);
-        if (eq == std::string::npos) break;
-        const std::size_t end = text.find('\n', eq);
-        const std::string_view t = kTokens[pick(std::size(kTokens))];
-        text.replace(eq + 3, (end == std::string::npos ? text.size() : end) - eq - 3, t);
-        break;
-      }
-      default:  // replace a byte with a random one
-        if (!text.empty()) text[std::min(at, text.size() - 1)] = static_cast<char>(pick(256));
-        break;
-    }
-  }
-  return text;
-}
 
 std::vector<std::string> files_in(const std::string& sub) {
   std::vector<std::string> out;
@@ -111,7 +71,7 @@ TEST(PresetFuzz, BrokenGpuPresetsNeverCrash) {
   constexpr int kCases = 20000;
   for (int i = 0; i < kCases; ++i) {
     SCOPED_TRACE(i);
-    const std::string text = mutate(sources[static_cast<std::size_t>(i) % sources.size()], rng);
+    const std::string text = ws::test_support::mutate(sources[static_cast<std::size_t>(i) % sources.size()], rng, kTokens, true);
     GpuPreset p;
     if (parses(&parse_gpu_preset, text, p)) {
       ++accepted;
@@ -144,7 +104,7 @@ TEST(PresetFuzz, BrokenCpuPresetsNeverCrash) {
   constexpr int kCases = 15000;
   for (int i = 0; i < kCases; ++i) {
     SCOPED_TRACE(i);
-    const std::string text = mutate(sources[static_cast<std::size_t>(i) % sources.size()], rng);
+    const std::string text = ws::test_support::mutate(sources[static_cast<std::size_t>(i) % sources.size()], rng, kTokens, true);
     CpuPreset p;
     if (parses(&parse_cpu_preset, text, p)) {
       ++accepted;

@@ -2,6 +2,7 @@
 // so any moment the app can show can also be rendered headless.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,11 @@ struct GuiOptions {
   // Runs measured on other machines (JSON from `warpscope bench --json`), shown beside this
   // machine's; every *.json in assets/measured/ is shown too.
   std::vector<std::string> measured_files;
+
+  // --soak: drive the window with seeded random input for this many seconds, then print one JSON
+  // line of figures and exit 1 on any fault it saw.
+  double soak_seconds = 0;
+  std::uint64_t soak_seed = 1;
 
   // Lecture mode.
   std::string lesson_path;            // open this lesson (TOML) when the window opens

@@ -49,6 +49,11 @@ int main(int argc, char** argv) {
   app.add_option("--measured", gui.measured_files,
                  "Show runs measured on another machine: a JSON file from `warpscope bench --json` there "
                  "(repeatable)");
+  app.add_option("--soak", gui.soak_seconds,
+                 "Drive the window with seeded random input for SECONDS (keys, clicks, drags, resizes, lessons, "
+                 "runs), print one JSON line of figures, exit 1 on any fault")
+      ->check(CLI::Range(1.0, 86400.0));
+  app.add_option("--seed", gui.soak_seed, "Seed of --soak's random input (default 1)");
   app.add_option("--lesson", gui.lesson_path, "Open this lesson (TOML), e.g. assets/lessons/gpu-story.en.toml");
   app.add_option("--step", gui.lesson_step, "Lesson step to show first (1-based)")->check(CLI::PositiveNumber);
   app.add_option("--lang", gui.language, "UI language: en or ko")->check(CLI::IsMember({"en", "ko"}));

@@ -105,6 +105,7 @@ bool SimSession::update(double dt, double budget_ms) {
       return changed;
     }
     sim_ = std::move(built);
+    ++generation_;
     error_ = sim_ ? std::string() : pending_error_;
     cycle_debt_ = 0;
     changed = true;

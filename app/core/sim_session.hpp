@@ -67,11 +67,15 @@ class SimSession {
   // A cycle to jump to once the pending simulation is ready (lessons and --cycle ask before it is).
   void seek_when_ready(std::int64_t cycle);
   void play_when_ready(bool play);
+  // Changes each time a new simulation is adopted. Views keyed on the Simulation's address would
+  // miss a new one allocated where the old one was freed, and draw it with the old layout.
+  std::uint64_t generation() const { return generation_; }
 
  private:
   SimControls requested_;
   bool have_requested_ = false;
   std::unique_ptr<sim::Simulation> sim_;
+  std::uint64_t generation_ = 0;
   void start_build(const SimControls& controls);
 
   std::future<std::unique_ptr<sim::Simulation>> pending_;

@@ -26,7 +26,8 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
   const int cols = cores <= 2 ? cores : cores <= 4 ? 2 : 4;
   const int rows = (cores + cols - 1) / std::max(1, cols);
   const float gap = 6;
-  const float box_w = (avail.x - gap * (cols - 1)) / std::max(1, cols);
+  // A window shrunk to a few pixels leaves no width: ImGui asserts on a zero-sized button.
+  const float box_w = std::max(1.0f, (avail.x - gap * (cols - 1)) / std::max(1, cols));
   const float box_h = std::max(60.0f, (avail.y - gap * (rows - 1)) / std::max(1, rows));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 start = ImGui::GetCursorScreenPos();

@@ -4,6 +4,8 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // ImTextCharFromUtf8
 
+#include <cstring>
+#include <map>
 #include <vector>
 
 #include "lesson/i18n.hpp"
@@ -11,8 +13,46 @@
 
 namespace ws::app {
 
+namespace {
+
+// Hangul syllables and jamo, and CJK punctuation: what the Korean font adds to the Latin one.
+bool is_hangul_or_cjk(unsigned int c) { return c >= 0x1100 && c != 0xFFFD; }
+
+// Only the Hangul the app can show: the language menu, the Korean UI strings when asked for, and
+// the open lesson. Loading all 11,172 syllables made a 64-256 MiB atlas that took up to a second
+// to rebuild at every UI scale change, long enough to freeze the window in front of a class.
+const ImWchar* hangul_ranges(bool whole_ui, const std::string& extra_text) {
+  static ImVector<ImWchar> ranges;
+  ImFontGlyphRangesBuilder builder;
+  auto add = [&](const char* text) {
+    const char* end = text + std::strlen(text);
+    while (text < end) {
+      unsigned int c = 0;
+      const int n = ImTextCharFromUtf8(&c, text, end);
+      if (n <= 0) break;
+      text += n;
+      if (is_hangul_or_cjk(c)) builder.AddChar(static_cast<ImWchar>(c));
+    }
+  };
+  add(lesson::language_name(lesson::Language::ko));
+  if (whole_ui) {
+    for (const auto key : lesson::ui_keys()) add(lesson::tr(key, lesson::Language::ko));
+    add(extra_text.c_str());
+  }
+  ranges.clear();
+  builder.BuildRanges(&ranges);
+  return ranges.Data;
+}
+
+}  // namespace
+
 std::optional<std::string> find_font_file(const char* pattern_text) {
-  if (!FcInit()) return std::nullopt;
+  // fontconfig's match takes milliseconds and the answer does not change while the app runs;
+  // fonts are looked up again at every UI scale change.
+  static std::map<std::string, std::optional<std::string>> cache;
+  if (const auto it = cache.find(pattern_text); it != cache.end()) return it->second;
+  auto& slot = cache[pattern_text];
+  if (!FcInit()) return slot = std::nullopt;
   FcPattern* pattern = FcNameParse(reinterpret_cast<const FcChar8*>(pattern_text));
   if (!pattern) return std::nullopt;
   FcConfigSubstitute(nullptr, pattern, FcMatchPattern);
@@ -28,10 +68,15 @@ std::optional<std::string> find_font_file(const char* pattern_text) {
   }
   if (match) FcPatternDestroy(match);
   FcPatternDestroy(pattern);
-  return path;
+  return slot = path;
 }
 
 static std::optional<std::string> find_hangul_font_file(bool bold) {
+  static std::optional<std::string> found[2];
+  static bool looked[2] = {false, false};
+  if (looked[bold]) return found[bold];
+  looked[bold] = true;
+  return found[bold] = [bold]() -> std::optional<std::string> {
   if (!bold) {
     if (auto path = lesson::find_hangul_font()) return path;
   }
@@ -54,6 +99,7 @@ static std::optional<std::string> find_hangul_font_file(bool bold) {
     }
   }
   return std::nullopt;
+  }();
 }
 
 int count_missing_glyphs(const ImFont* font, const std::string& text) {
@@ -71,9 +117,10 @@ int count_missing_glyphs(const ImFont* font, const std::string& text) {
   return missing;
 }
 
-FontStatus load_fonts(float pixel_size, bool want_hangul) {
+FontStatus load_fonts(float pixel_size, bool want_hangul, const std::string& hangul_text) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
+  const ImWchar* hangul = hangul_ranges(want_hangul, hangul_text);
   FontStatus status;
   // Basic Latin, Latin-1 (× ³ ·), general punctuation (– … ’), arrows, the multiplication sign.
   static const ImWchar latin_ranges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF,
@@ -90,13 +137,11 @@ FontStatus load_fonts(float pixel_size, bool want_hangul) {
       cfg.SizePixels = pixel_size;
       font = io.Fonts->AddFontDefault(&cfg);
     }
-    if (want_hangul) {
-      if (auto path = find_hangul_font_file(bold)) {
-        ImFontConfig merge;
-        merge.MergeMode = true;
-        if (io.Fonts->AddFontFromFileTTF(path->c_str(), pixel_size, &merge, io.Fonts->GetGlyphRangesKorean()) && !bold)
-          status.hangul_path = *path;
-      }
+    if (auto path = find_hangul_font_file(bold)) {
+      ImFontConfig merge;
+      merge.MergeMode = true;
+      if (io.Fonts->AddFontFromFileTTF(path->c_str(), pixel_size, &merge, hangul) && !bold && want_hangul)
+        status.hangul_path = *path;
     }
     return font;
   };

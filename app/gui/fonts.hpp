@@ -23,6 +23,8 @@ std::optional<std::string> find_font_file(const char* pattern);
 
 // Rebuilds the font atlas at `pixel_size`; with `want_hangul`, merges a Korean font when one is
 // installed. Must be called between frames (the OpenGL3 backend re-uploads the atlas).
-FontStatus load_fonts(float pixel_size, bool want_hangul);
+// With `want_hangul`, the Hangul of the Korean UI strings and of `hangul_text` (the open lesson)
+// is loaded; without it, only the Hangul of the language menu ("한국어").
+FontStatus load_fonts(float pixel_size, bool want_hangul, const std::string& hangul_text = "");
 
 }  // namespace ws::app

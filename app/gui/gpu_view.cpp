@@ -79,9 +79,9 @@ void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
     return;
   }
   region_ = size;
-  if (s != laid_out_for_) {
+  if (session.generation() != laid_out_for_) {
     fit_layout(*s, size);
-    laid_out_for_ = s;
+    laid_out_for_ = session.generation();
     if (pending_ == Pending::none) pending_ = Pending::chip;
   }
   // Resolve a requested zoom now that the layout (and so world coordinates) is known.

@@ -44,7 +44,7 @@ class GpuView {
   GridLayout layout_;
   GridView view_, target_;
   ImVec2 region_{0, 0};
-  const sim::Simulation* laid_out_for_ = nullptr;
+  std::uint64_t laid_out_for_ = 0;  // SimSession::generation() of the laid-out simulation
   enum class Pending { none, chip, sm, warp, lane } pending_ = Pending::chip;
   int pending_sm_ = 0, pending_slot_ = 0, pending_lane_ = 0;
 };

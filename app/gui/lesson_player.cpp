@@ -22,6 +22,8 @@ bool LessonPlayer::open(const std::string& path) {
   }
   lesson_ = std::move(result.lesson);
   path_ = path;
+  text_ = lesson_->title;
+  for (const auto& step : lesson_->steps) text_ += step.title.value_or("") + step.caption.value_or("");
   error_.clear();
   for (const auto& d : result.diagnostics) error_ += lesson::format(d) + "\n";  // warnings only
   live_.clear();
@@ -31,6 +33,7 @@ bool LessonPlayer::open(const std::string& path) {
 
 void LessonPlayer::close() {
   lesson_.reset();
+  text_.clear();
   live_.clear();
   step_ = 0;
 }

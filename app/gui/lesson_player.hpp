@@ -27,6 +27,8 @@ class LessonPlayer {
   bool active() const { return lesson_.has_value(); }
   const lesson::Lesson& lesson() const { return *lesson_; }
   const std::string& path() const { return path_; }
+  // Every title and caption of the open lesson: the fonts load the Hangul it uses.
+  const std::string& text() const { return text_; }
   const std::string& error() const { return error_; }
   void clear_error() { error_.clear(); }
 
@@ -49,7 +51,7 @@ class LessonPlayer {
   void apply(RealRunView& real, SimulationPanel& sim, bool resume_live);
 
   std::optional<lesson::Lesson> lesson_;
-  std::string path_, error_;
+  std::string path_, error_, text_;
   std::size_t step_ = 0;
   lesson::AppliedState state_;
   struct Live {

@@ -153,7 +153,7 @@ int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel
                         lesson::Language lang) {
   using lesson::tr;
   static KernelComparison comparison;
-  static const sim::Simulation* progress_for = nullptr;
+  static std::uint64_t progress_for = 0;  // SimSession::generation() the figure was computed for
   static std::optional<double> progress_at_finish;
 
   const auto& st = player.state();
@@ -184,11 +184,11 @@ int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel
   sim::Simulation* s = sim.session.simulation();
   ctx.sim = s;
   ctx.language = lang;
-  if (s && s != progress_for && !sim.session.building()) {
-    progress_for = s;
+  if (s && sim.session.generation() != progress_for && !sim.session.building()) {
+    progress_for = sim.session.generation();
     progress_at_finish = cpu_progress_at_gpu_finish(*s);
   }
-  if (s == progress_for) ctx.cpu_progress_at_finish = progress_at_finish;
+  if (s && sim.session.generation() == progress_for) ctx.cpu_progress_at_finish = progress_at_finish;
   if (caption_compares_kernels(st.caption)) {
     comparison.request(sim.controls);
     comparison.poll();

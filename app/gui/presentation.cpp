@@ -38,9 +38,16 @@ void Presentation::toggle_fullscreen(GLFWwindow* window) {
   }
 }
 
-void Presentation::refresh_fonts_if_needed(bool lesson_is_korean) {
+void Presentation::refresh_fonts_if_needed(bool lesson_is_korean, const std::string& lesson_text) {
   const bool want = language == lesson::Language::ko || lesson_is_korean;
-  if (built_ && built_scale_ == scale && built_theme_ == theme && wants_hangul_ == want) return;
+  // Only a Korean atlas depends on the lesson's text.
+  const std::size_t text_hash = want ? std::hash<std::string>{}(lesson_text) : 0;
+  if (built_ && built_scale_ == scale && built_theme_ == theme && wants_hangul_ == want && built_text_hash_ == text_hash)
+    return;
+  // A theme switch needs only the style: rebuilding the font atlas too (hundreds of ms with Hangul
+  // on a software renderer) made every press of T stall the window.
+  const bool fonts_stale = !built_ || built_scale_ != scale || wants_hangul_ != want || built_text_hash_ != text_hash;
+  built_text_hash_ = text_hash;
   wants_hangul_ = want;
   built_scale_ = scale;
   built_theme_ = theme;
@@ -50,7 +57,7 @@ void Presentation::refresh_fonts_if_needed(bool lesson_is_korean) {
   ImGui::GetStyle() = ImGuiStyle();
   apply_theme(theme);
   ImGui::GetStyle().ScaleAllSizes(scale);
-  fonts = load_fonts(kBaseFontPx * scale, want);
+  if (fonts_stale) fonts = load_fonts(kBaseFontPx * scale, want, lesson_text);
 }
 
 std::string user_screenshot_path() {

@@ -27,7 +27,8 @@ struct Presentation {
   void set_language(lesson::Language l) { language = l; }
   void toggle_fullscreen(GLFWwindow* window);
   // Rebuilds fonts and style when the scale, theme or the need for Hangul changed. Between frames only.
-  void refresh_fonts_if_needed(bool lesson_is_korean);
+  // `lesson_text` is the open lesson's text: its Hangul is loaded when Korean is wanted.
+  void refresh_fonts_if_needed(bool lesson_is_korean, const std::string& lesson_text = "");
   // Korean was asked for but no installed font can draw it: the labels stay English.
   bool hangul_missing() const { return wants_hangul_ && !fonts.hangul_path; }
   lesson::Language effective_language() const {
@@ -37,6 +38,7 @@ struct Presentation {
  private:
   bool built_ = false;
   bool wants_hangul_ = false;
+  std::size_t built_text_hash_ = 0;
   float built_scale_ = 0;
   Theme built_theme_ = Theme::dark;
   int windowed_x_ = 0, windowed_y_ = 0, windowed_w_ = 0, windowed_h_ = 0;

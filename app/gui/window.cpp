@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <epoxy/gl.h>
@@ -33,6 +34,7 @@
 #include "gui/real_run_panel.hpp"
 #include "gui/screenshot.hpp"
 #include "gui/simulation_panel.hpp"
+#include "gui/soak.hpp"
 #include "gui/theme.hpp"
 #include "gui/timeline.hpp"
 #include "gui_options.hpp"
@@ -162,6 +164,8 @@ int run_gui(const GuiOptions& options) {
   if (!glfwInit()) return no_display_error();
 
   const bool headless = !options.screenshot_path.empty();
+  std::unique_ptr<SoakDriver> soak;
+  if (options.soak_seconds > 0) soak = std::make_unique<SoakDriver>(options.soak_seconds, options.soak_seed);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -172,7 +176,7 @@ int run_gui(const GuiOptions& options) {
     return no_display_error();
   }
   glfwMakeContextCurrent(window);
-  glfwSwapInterval(headless ? 0 : 1);
+  glfwSwapInterval(headless || soak ? 0 : 1);
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -184,7 +188,8 @@ int run_gui(const GuiOptions& options) {
 
   // Screenshots and exports must not depend on what a user saved: they start from defaults,
   // unless a config directory is named explicitly (how the tests check persistence).
-  const bool use_settings = !headless || std::getenv("WARPSCOPE_CONFIG_DIR");
+  // A soak is no user session either: it must leave the user's saved settings alone.
+  const bool use_settings = (!headless && !soak) || std::getenv("WARPSCOPE_CONFIG_DIR");
   Settings settings = use_settings ? load_settings() : Settings{};
   Presentation pres;
   pres.theme = settings.theme == "light" ? Theme::light_high_contrast : Theme::dark;
@@ -197,6 +202,13 @@ int run_gui(const GuiOptions& options) {
   RealRunView real_run;
   apply_options(real_run, options);
   if (options.start_real_run && options.lesson_path.empty()) real_run.session.run_now();
+  if (soak) {
+    auto feed_history = real_run.session.on_result;
+    real_run.session.on_result = [feed_history, &soak](const kernels::JobResult& r) {
+      if (feed_history) feed_history(r);
+      soak->note_result(r);
+    };
+  }
 
   // Owned here so its GL objects are freed while the context still exists.
   auto sim_panel_owner = std::make_unique<SimulationPanel>();
@@ -208,7 +220,7 @@ int run_gui(const GuiOptions& options) {
 
   LessonPlayer player;
   std::string lesson_path = options.lesson_path;
-  if (lesson_path.empty() && !headless && !settings.last_lesson.empty() && std::filesystem::exists(settings.last_lesson))
+  if (lesson_path.empty() && use_settings && !settings.last_lesson.empty() && std::filesystem::exists(settings.last_lesson))
     lesson_path = settings.last_lesson;
   if (!lesson_path.empty()) {
     if (!player.open(lesson_path)) {
@@ -253,7 +265,7 @@ int run_gui(const GuiOptions& options) {
     // A CPU kernel being timed must have the cores: wake rarely and only for input then.
     const bool cpu_timed = real_run.session.cpu_job_running();
     const bool animating = sim_panel.session.playing() || sim_panel.session.building();
-    if (headless && !cpu_timed)
+    if ((headless && !cpu_timed) || soak)
       glfwPollEvents();
     else
       glfwWaitEventsTimeout(cpu_timed ? 0.25 : animating ? 1.0 / 60 : real_run.session.busy() ? 0.1 : 0.5);
@@ -264,10 +276,15 @@ int run_gui(const GuiOptions& options) {
     last_time = now;
     real_run.session.update(now);
     key_script.feed_next(window);
-    pres.refresh_fonts_if_needed(player.active() && player.lesson().language == "ko");
+    pres.refresh_fonts_if_needed(player.active() && player.lesson().language == "ko",
+                                 player.active() ? player.text() : std::string());
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    if (soak) {
+      SoakTargets targets{window, &real_run, &sim_panel, &player, &pres, assets_dir(), now};
+      soak->act(io, targets);
+    }
     ImGui::NewFrame();
     const lesson::Language lang = pres.effective_language();
     set_ui_language(lang);
@@ -404,6 +421,13 @@ int run_gui(const GuiOptions& options) {
       }
     }
     glfwSwapBuffers(window);
+    if (soak) {
+      const GLenum gl_error = glGetError();
+      const bool working = real_run.session.busy() || sim_panel.session.building();
+      soak->after_frame(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - frame_start).count(),
+                        working, gl_error);
+      if (soak->done()) glfwSetWindowShouldClose(window, GLFW_TRUE);
+    }
     if (options.frame_times) {
       glFinish();
       frame_times.ms.push_back(
@@ -412,6 +436,21 @@ int run_gui(const GuiOptions& options) {
   }
 
   real_run.session.cancel();
+  if (soak) {
+    // Memory is judged once the cancelled job has let go of its matrices.
+    for (int i = 0; i < 200 && real_run.session.status().busy; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const auto& fonts = io.Fonts;
+    // A job that cannot be interrupted (cblas_sgemm) may still hold its matrices.
+    const auto& shape = real_run.session.controls().shape;
+    const std::uint64_t live = real_run.session.status().busy
+                                   ? 4ull * (std::uint64_t(shape.m) * shape.k + std::uint64_t(shape.k) * shape.n +
+                                             std::uint64_t(shape.m) * shape.n)
+                                   : 0;
+    soak->finish(live, static_cast<std::uint64_t>(fonts->TexWidth) * fonts->TexHeight * 4);
+    std::printf("%s\n", soak->report().dump().c_str());
+    if (soak->failed()) exit_code = 1;
+  }
   if (use_settings) {
     settings.theme = pres.theme == Theme::dark ? "dark" : "light";
     settings.ui_scale = pres.scale;
@@ -452,6 +491,7 @@ int run_gui(const GuiOptions& options) {
       state["measured"]["gpu"]["software_renderer"] = g->software_renderer;
     }
     state["gpu_kernel"] = real_run.session.controls().gpu_kernel;
+    state["pending_run"] = real_run.session.pending_confirmation().value_or("");
     const auto gl = kernels::gl_info();
     state["gl_context"] = gl ? gl->context : kernels::gl_status();
     state["gpu_kernel_why_none"] = real_run.gpu_default.why_none;

@@ -1,6 +1,7 @@
 #include "gui/key_script.hpp"
 
 #include <map>
+#include <stdexcept>
 #include <sstream>
 
 #include <GLFW/glfw3.h>
@@ -36,6 +37,22 @@ std::string KeyScript::parse(const std::string& text) {
   while (std::getline(in, item, ',')) {
     if (item.empty()) continue;
     Event e;
+    if (item.rfind("resize:", 0) == 0) {
+      const auto x = item.find('x', 7);
+      try {
+        if (x == std::string::npos) throw std::invalid_argument("no x");
+        std::size_t used_w = 0, used_h = 0;
+        e.resize_w = std::stoi(item.substr(7, x - 7), &used_w);
+        e.resize_h = std::stoi(item.substr(x + 1), &used_h);
+        if (used_w != x - 7 || used_h != item.size() - x - 1) throw std::invalid_argument("trailing text");
+      } catch (...) {
+        return "bad resize '" + item + "': want resize:WxH";
+      }
+      if (e.resize_w < 1 || e.resize_h < 1 || e.resize_w > 7680 || e.resize_h > 4320)
+        return "bad resize '" + item + "': each side 1..7680x4320";
+      events_.push_back(e);
+      continue;
+    }
     if (item.rfind("wait:", 0) == 0) {
       try {
         e.wait_frames = std::stoi(item.substr(5));
@@ -55,7 +72,7 @@ std::string KeyScript::parse(const std::string& text) {
     if (it == key_names().end()) {
       std::string valid;
       for (const auto& [k, v] : key_names()) valid += (valid.empty() ? "" : ", ") + k;
-      return "unknown key '" + name + "'; valid: " + valid + ", with Shift+ or Ctrl+, or wait:N";
+      return "unknown key '" + name + "'; valid: " + valid + ", with Shift+ or Ctrl+, or wait:N, or resize:WxH";
     }
     e.key = it->second;
     events_.push_back(e);
@@ -77,6 +94,10 @@ void KeyScript::feed_next(GLFWwindow* window) {
   }
   if (next_ >= events_.size()) return;
   const Event e = events_[next_++];
+  if (e.resize_w > 0) {
+    glfwSetWindowSize(window, e.resize_w, e.resize_h);
+    return;
+  }
   if (e.key == 0) {
     waiting_ = e.wait_frames;
     return;

@@ -74,3 +74,17 @@ TEST(GuiReliability, SoakRefusesANonsenseDuration) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--soak"), std::string::npos) << r.output;
 }
+
+// A projector switch can leave the window a few pixels wide: the CPU view then asked ImGui for a
+// zero-width button and the window aborted (found by the soak).
+TEST(GuiReliability, AWindowShrunkToAFewPixelsKeepsRunning) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  // Step 1 shows the CPU cores without the chip; at 35 and 36 px the CPU view's box came out 0 wide.
+  const auto state = state_after_keys("tiny", "resize:35x300,wait:1,resize:36x300,wait:1,resize:1x1,wait:2,"
+                                              "resize:3x300,wait:2,resize:1280x720 --lesson " +
+                                                  std::string(WARPSCOPE_ASSETS_DIR_FOR_TESTS) +
+                                                  "/lessons/gpu-story.en.toml --step 1");
+  ASSERT_TRUE(state.is_object());
+  EXPECT_EQ(state["lesson_step"], 1);
+  EXPECT_GT(state["total_cycles"].get<long long>(), 0);
+}

@@ -112,38 +112,41 @@ void draw_result_row(const char* side, const std::optional<kernels::JobResult>& 
   if (running) {
     ImGui::TableNextColumn();
     ImGui::ProgressBar(static_cast<float>(status.progress), ImVec2(-1, 0), "running");
-    for (int i = 0; i < 4; ++i) ImGui::TableNextColumn();
+    for (int i = 0; i < 3; ++i) ImGui::TableNextColumn();
     return;
   }
   if (!result) {
     ImGui::TableNextColumn();
-    ImGui::TextDisabled(kernel.empty() ? "no GPU kernel chosen" : status.busy || status.queued ? "queued" : "waiting");
-    for (int i = 0; i < 4; ++i) ImGui::TableNextColumn();
+    ImGui::TextDisabled(kernel.empty() ? "not chosen" : status.busy || status.queued ? "queued" : "waiting");
+    for (int i = 0; i < 3; ++i) ImGui::TableNextColumn();
     return;
   }
   if (result->skipped) {
     ImGui::TableNextColumn();
     ImGui::TextDisabled("skipped");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", result->skipped->c_str());
-    for (int i = 0; i < 4; ++i) ImGui::TableNextColumn();
+    for (int i = 0; i < 3; ++i) ImGui::TableNextColumn();
     return;
   }
   ImGui::TableNextColumn();
-  ImGui::Text("%.3f", result->ms_median);
+  ImGui::TextUnformatted(format_sig3(result->ms_median).c_str());
   ImGui::TableNextColumn();
-  ImGui::Text("%.4g", result->gflops);
+  ImGui::TextUnformatted(format_sig3(result->gflops).c_str());
   ImGui::TableNextColumn();
   if (result->transfer_ms)
-    ImGui::Text("%.3f", *result->transfer_ms);
+    ImGui::TextUnformatted(format_sig3(*result->transfer_ms).c_str());
   else
     ImGui::TextDisabled("n/a");
   ImGui::TableNextColumn();
-  ImGui::Text("%.1e", result->max_rel_error);
-  ImGui::TableNextColumn();
+  // The error itself is in the tooltip (and in the line below a WRONG result): a seventh column
+  // did not fit the panel at 1280 px.
   if (result->verified)
     ImGui::TextColored(colour_ok(), "ok");
   else
     ImGui::TextColored(colour_error(), "WRONG");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("largest relative error %.2e over %zu checked elements", result->max_rel_error,
+                      result->checked_elements);
 }
 
 // The controls of the real run; edits cancel the running job and schedule a new one.
@@ -275,10 +278,12 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   draw_pending_run(session);
 
   const auto status = session.status();
-  if (ImGui::BeginTable("results", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
+  if (ImGui::BeginTable("results", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                           ImGuiTableFlags_SizingStretchProp)) {
-    for (const char* h : {"", "kernel", "ms (median)", "GFLOP/s", "copy ms", "max rel err", "check"})
-      ImGui::TableSetupColumn(h);
+    // The names are never cut; the figures share what is left.
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("kernel", ImGuiTableColumnFlags_WidthFixed);
+    for (const char* h : {"median ms", "GFLOP/s", "copy ms", "check"}) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     draw_result_row("CPU", session.cpu_result(), c.cpu_kernel, status);
     draw_result_row("GPU", session.gpu_result(), c.gpu_kernel, status);
@@ -294,8 +299,11 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
       text_coloured(colour_error(), fmt::format("{} gave a WRONG result: max relative error {:.2e} over {} "
                                                 "checked elements", (*r)->kernel, (*r)->max_rel_error,
                                                 (*r)->checked_elements));
-    else if (!(*r)->detail.empty())
-      ImGui::TextDisabled("%s: %s", (*r)->kernel.c_str(), (*r)->detail.c_str());
+    else if (!(*r)->detail.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s: %s", (*r)->kernel.c_str(), (*r)->detail.c_str());
+      ImGui::PopStyleColor();
+    }
   }
 
   if (const auto& g = session.gpu_result(); g && g->software_renderer && !g->skipped)

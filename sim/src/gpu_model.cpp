@@ -3,6 +3,7 @@
 #include "gpu_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -138,11 +139,13 @@ GpuSetup make_setup(const GpuPreset& g, const SimConfig& cfg, const float* a, co
   return s;
 }
 
-GpuModel::GpuModel(GpuSetup setup, GpuOutputs& out) : s_(std::move(setup)), out_(out) {
-  const std::size_t cells = static_cast<std::size_t>(s_.m) * s_.n;
-  out_.finish.assign(cells, kNever);
-  out_.owner.assign(cells, -1);
-  out_.value.assign(cells, 0.0f);
+GpuModel::GpuModel(GpuSetup setup, GpuOutputs* out) : s_(std::move(setup)), out_(out) {
+  if (out_ != nullptr) {
+    const std::size_t cells = static_cast<std::size_t>(s_.m) * s_.n;
+    out_->finish.assign(cells, kNever);
+    out_->owner.assign(cells, -1);
+    out_->value.assign(cells, 0.0f);
+  }
   reset();
 }
 
@@ -540,6 +543,11 @@ void GpuModel::execute(int sm, int slot, Warp& w, std::int64_t c) {
   };
   auto store_c = [&] {
     global_store(sm, w, c);
+    if (out_ == nullptr) {
+      st_.c_done += std::popcount(w.mask);
+      finish_warp(sm, w, c);
+      return;
+    }
     for (const Segment& g : segs) {
       const int row = by * B + g.ty;
       if (row >= s_.m) continue;
@@ -547,9 +555,9 @@ void GpuModel::execute(int sm, int slot, Warp& w, std::int64_t c) {
         const int col = bx * B + tx;
         if (col >= s_.n) break;
         const std::size_t cell = static_cast<std::size_t>(row) * s_.n + col;
-        out_.value[cell] = acc[g.lane0 + tx - g.tx0];
-        out_.finish[cell] = c;
-        out_.owner[cell] = sm;
+        out_->value[cell] = acc[g.lane0 + tx - g.tx0];
+        out_->owner[cell] = sm;
+        std::atomic_ref<std::int64_t>(out_->finish[cell]).store(c, std::memory_order_release);
         ++st_.c_done;
       }
     }

@@ -3,6 +3,7 @@
 // it with checkpoints and the public API.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -127,16 +128,23 @@ struct GpuState {
   SectorCache l2;
 };
 
-// What the run leaves in C; written as cells finish, identical on every replay.
+// What the run leaves in C; written as cells finish, identical on every replay. A reader on
+// another thread loads `finish` with acquire (see load_finish): value and owner of a cell are
+// written before its finish cycle is released.
 struct GpuOutputs {
   std::vector<std::int64_t> finish;
   std::vector<std::int32_t> owner;
   std::vector<float> value;
 };
 
+inline std::int64_t load_finish(const GpuOutputs& out, std::size_t cell) {
+  return std::atomic_ref<std::int64_t>(const_cast<std::int64_t&>(out.finish[cell])).load(std::memory_order_acquire);
+}
+
 class GpuModel {
  public:
-  GpuModel(GpuSetup setup, GpuOutputs& out);
+  // `out` null: a replaying model that leaves C to the model that wrote it first.
+  GpuModel(GpuSetup setup, GpuOutputs* out);
   void reset();                          // to the end of cycle 0
   void advance_to(std::int64_t target);  // process every cycle up to and including target
   const GpuSetup& setup() const { return s_; }
@@ -163,7 +171,7 @@ class GpuModel {
   void wake(int sm, int slot, const Warp& w);
 
   GpuSetup s_;
-  GpuOutputs& out_;
+  GpuOutputs* out_;
   GpuState st_;
 };
 

@@ -217,7 +217,7 @@ Simulation::Simulation(const GpuPreset& gpu, const CpuPreset& cpu, const SimConf
   d.in = make_inputs(d.cfg.shape.m, d.cfg.shape.n, d.cfg.shape.k, d.cfg.seed);
   // The models keep references to the presets: hand them our own copies, which live as long
   // as the simulation, never the caller's (often a temporary).
-  d.g = std::make_unique<detail::GpuModel>(detail::make_setup(d.gpu, d.cfg, d.in.a.data(), d.in.b.data()), d.out);
+  d.g = std::make_unique<detail::GpuModel>(detail::make_setup(d.gpu, d.cfg, d.in.a.data(), d.in.b.data()), &d.out);
   d.c = std::make_unique<detail::CpuModel>(d.cpu, d.cfg.cpu_cores, d.cfg.cpu_simd, d.cfg.shape.m, d.cfg.shape.n,
                                            d.cfg.shape.k, d.in.a.data(), d.in.b.data());
   d.ratio = cpu.base_clock_ghz * 1e3 / gpu.clock_mhz;

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <ctime>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -17,6 +18,8 @@
 #include "core/run_estimate.hpp"
 #include "warpscope/kernels/job.hpp"
 #include "warpscope/kernels/system_info.hpp"
+#include "warpscope/sim/cpu_prediction.hpp"
+#include "warpscope/sim/presets.hpp"
 
 #ifndef WARPSCOPE_VERSION
 #define WARPSCOPE_VERSION "dev"
@@ -204,10 +207,19 @@ int run_bench(const BenchOptions& o) {
     k::JobControl control;
     const k::JobResult r = k::run_job(request, control);
     if (!r.skipped && !r.cancelled && !r.verified) any_wrong = true;
-    if (o.json)
+    // cpu-naive is the loop the CPU model models: its prediction for this machine goes beside it.
+    std::optional<double> model;
+    if (name == "cpu-naive" && !r.skipped && !r.cancelled)
+      model = sim::predict_cpu_naive(sim::this_machine_cpu(), m, n, kk, std::max(1, r.threads)).gflops;
+    if (o.json) {
       results.push_back(to_json(r));
-    else
+      if (model) results.back()["cpu_model_gflops"] = *model;
+    } else {
       print_row(r);
+      if (model)
+        fmt::print("{:<13} model of this CPU (this-machine preset): {:.2f} GFLOP/s, measured {:.2f}\n", "", *model,
+                   r.gflops);
+    }
   }
 
   if (o.json) {

@@ -1,10 +1,12 @@
 // `warpscope presets`, `warpscope occupancy` and `warpscope simulate`: the simulator without a window.
 #include <algorithm>
+#include <chrono>
 #include <charconv>
 #include <cstdio>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -163,7 +165,40 @@ struct SimulateArgs {
   int size = 0, m = 0, n = 0, k = 0, block = 0, regs = 32;
   std::uint64_t seed = 42;
   bool json = false;
+  int seeks = 0;  // > 0: run as the window does (progressive, checkpoints) and time this many seeks
 };
+
+// What the window's timeline costs at this size: how soon the first cycle exists, how long the
+// whole run takes behind it, the checkpoints' memory, and seeks to spread-out cycles.
+json progressive_report(const sim::GpuPreset& gpu, const sim::CpuPreset& cpu, sim::SimConfig cfg, int seeks) {
+  using clock = std::chrono::steady_clock;
+  auto ms_since = [](clock::time_point t) { return std::chrono::duration<double, std::milli>(clock::now() - t).count(); };
+  cfg.checkpoints = true;
+  cfg.progressive = true;
+  cfg.cpu_cores = 0;
+  const auto start = clock::now();
+  sim::Simulation s(gpu, cpu, cfg);
+  const double first_ms = ms_since(start);
+  s.wait_until_complete();
+  const double full_ms = ms_since(start);
+  std::vector<double> times;
+  std::uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < seeks; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const auto target = static_cast<std::int64_t>((x >> 11) % static_cast<std::uint64_t>(s.total_cycles() + 1));
+    const auto t = clock::now();
+    s.seek(target);
+    times.push_back(ms_since(t));
+  }
+  std::sort(times.begin(), times.end());
+  return {{"first_cycle_ms", first_ms},
+          {"full_run_s", full_ms / 1000},
+          {"checkpoints", s.checkpoint_count()},
+          {"checkpoint_mib", static_cast<double>(s.checkpoint_bytes()) / (1 << 20)},
+          {"seeks", seeks},
+          {"seek_median_ms", times.empty() ? 0.0 : times[times.size() / 2]},
+          {"seek_max_ms", times.empty() ? 0.0 : times.back()}};
+}
 
 void run_simulate(const SimulateArgs& a, int& exit_code) {
   try {
@@ -187,6 +222,14 @@ void run_simulate(const SimulateArgs& a, int& exit_code) {
 
     const sim::Estimate est = sim::estimate(gpu, cfg);
     if (!est.ok) return fail(exit_code, 2, "refused: " + est.reason);
+    if (a.seeks > 0) {
+      json j = progressive_report(gpu, cpu, cfg, a.seeks);
+      j["preset"] = gpu.id;
+      j["kernel"] = sim::to_string(cfg.kernel);
+      j["size"] = {cfg.shape.m, cfg.shape.n, cfg.shape.k};
+      std::printf("%s\n", j.dump(2).c_str());
+      return;
+    }
 
     sim::Simulation s(gpu, cpu, cfg);
     const sim::Summary sum = s.summary();
@@ -275,6 +318,9 @@ void add_sim_commands(CLI::App& app, int& exit_code) {
   simc->add_option("--regs", sa->regs, "Registers per thread of the launch (default 32)")->check(CLI::Range(1, 255));
   simc->add_option("--seed", sa->seed, "Seed of A and B (default 42, as the real kernels)");
   simc->add_flag("--json", sa->json, "Print JSON");
+  simc->add_option("--seeks", sa->seeks,
+                   "Run as the window does (in the background, with checkpoints) and time this many seeks; prints JSON")
+      ->check(CLI::Range(1, 100000));
   simc->callback([sa, &exit_code] { run_simulate(*sa, exit_code); });
 }
 

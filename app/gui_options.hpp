@@ -33,6 +33,9 @@ struct GuiOptions {
   // "Right,Right,Space,wait:5,Space"; and a JSON line of the app's state printed at exit.
   std::string keys;
   bool print_state = false;
+  // Headless: start drawing as soon as the launch exists, while the rest is still simulated (as a
+  // user sees it), instead of waiting for the whole run.
+  bool no_wait = false;
 
   // Runs measured on other machines (JSON from `warpscope bench --json`), shown beside this
   // machine's; every *.json in assets/measured/ is shown too.

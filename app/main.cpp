@@ -45,6 +45,8 @@ int main(int argc, char** argv) {
   app.add_option("--select", gui.select, "What the inspector shows: lane:N:W:L or core:C");
   app.add_option("--keys", gui.keys, "Synthetic key presses, comma separated (Right, Shift+Right, Space, wait:N, ...)");
   app.add_flag("--print-state", gui.print_state, "Print the app's state as one JSON line when the window closes");
+  app.add_flag("--no-wait", gui.no_wait,
+               "With --screenshot: draw from the first frame while the simulation is still running, as a user sees it");
 
   app.add_option("--measured", gui.measured_files,
                  "Show runs measured on another machine: a JSON file from `warpscope bench --json` there "

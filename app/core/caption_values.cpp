@@ -76,13 +76,7 @@ std::string format_bytes(double bytes) {
   return fmt::format("{} {}", format_ratio(bytes), units[u]);
 }
 
-double cpu_progress_at_gpu_finish(sim::Simulation& sim) {
-  const std::int64_t was = sim.cycle();
-  sim.seek(sim.total_cycles());
-  const double p = sim.cpu_progress();
-  sim.seek(was);
-  return p;
-}
+double cpu_progress_at_gpu_finish(const sim::Simulation& sim) { return sim.summary().cpu_progress_at_finish; }
 
 namespace {
 
@@ -319,11 +313,22 @@ const std::unordered_map<std::string_view, Lookup>& table() {
          return c.sim ? positive_int(c.sim->summary().occupancy.active_blocks_per_sm) : std::nullopt;
        }},
       {"sim.waves", [](const CaptionContext& c) -> Value {
+         return c.sim ? positive_int(c.sim->waves()) : std::nullopt;
+       }},
+      {"sim.wave_count", [](const CaptionContext& c) -> Value {
+         if (!c.sim || c.sim->waves() <= 0) return std::nullopt;
+         const int w = c.sim->waves();
+         return w == 1 ? std::string(lesson::tr("sim.wave_count_one", c.language))
+                       : lesson::trf("sim.wave_count_many", c.language, group_digits(w));
+       }},
+      {"sim.last_wave_pct", [](const CaptionContext& c) -> Value {
          if (!c.sim) return std::nullopt;
-         const auto s = c.sim->summary();
-         const long long per_wave = static_cast<long long>(c.sim->sm_count()) * s.occupancy.active_blocks_per_sm;
-         if (per_wave <= 0 || s.blocks <= 0) return std::nullopt;
-         return group_digits((s.blocks + per_wave - 1) / per_wave);
+         // How much of the chip the last wave keeps busy: the rest of its SMs' block slots idle.
+         const long long per_wave = static_cast<long long>(c.sim->sm_count()) * c.sim->blocks_per_sm();
+         const long long blocks = static_cast<long long>(c.sim->grid_x()) * c.sim->grid_y();
+         if (per_wave <= 0 || blocks <= 0) return std::nullopt;
+         const long long last = blocks - (c.sim->waves() - 1) * per_wave;
+         return format_percent(100.0 * static_cast<double>(last) / static_cast<double>(per_wave));
        }},
       {"sim.occupancy_pct", [](const CaptionContext& c) -> Value {
          if (!c.sim) return std::nullopt;

@@ -38,7 +38,7 @@ std::optional<std::string> caption_value(std::string_view key, const CaptionCont
 // Where the simulated CPU cores were when the GPU finished. The simulation only answers for its
 // current cycle, so this seeks to the end and back (at most two checkpoint intervals of replay):
 // call it once per simulation, not per frame. The state at the original cycle is restored exactly.
-double cpu_progress_at_gpu_finish(sim::Simulation& sim);
+double cpu_progress_at_gpu_finish(const sim::Simulation& sim);
 
 // Number formatting shared by the caption values (and usable by panels that show the same figures).
 std::string group_digits(long long value);      // 16896 -> "16,896"

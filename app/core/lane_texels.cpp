@@ -1,6 +1,7 @@
 #include "core/lane_texels.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace ws::app {
 
@@ -51,23 +52,26 @@ std::array<Rgba, kPaletteSize> owner_palette() {
 
 void encode_lane_texels(const sim::Simulation& s, std::span<std::uint8_t> out) { s.export_lane_states(out); }
 
-void encode_gpu_matrix(const sim::Simulation& s, std::span<std::uint8_t> out) {
-  const auto finish = s.c_finish_cycle();
-  const auto owner = s.c_done_by_sm();
-  const auto now = s.cycle();
-  const std::size_t cells = std::min(out.size(), finish.size());
+namespace {
+
+void owners_to_texels(std::span<const std::int32_t> owners, std::span<std::uint8_t> out) {
+  const std::size_t cells = std::min(out.size(), owners.size());
   for (std::size_t i = 0; i < cells; ++i)
-    out[i] = finish[i] <= now ? static_cast<std::uint8_t>(1 + owner[i] % kOwnerColours) : kPending;
+    out[i] = owners[i] >= 0 ? static_cast<std::uint8_t>(1 + owners[i] % kOwnerColours) : kPending;
+}
+
+}  // namespace
+
+void encode_gpu_matrix(const sim::Simulation& s, std::span<std::uint8_t> out) {
+  std::vector<std::int32_t> owners(static_cast<std::size_t>(s.config().shape.m) * s.config().shape.n);
+  s.export_c_owners(owners);
+  owners_to_texels(owners, out);
 }
 
 void encode_cpu_matrix(const sim::Simulation& s, std::span<std::uint8_t> out) {
-  const int n = s.config().shape.n;
-  const std::size_t cells = out.size();
-  for (std::size_t i = 0; i < cells; ++i) {
-    const int row = static_cast<int>(i / n), col = static_cast<int>(i % n);
-    out[i] = s.cpu_cell_done(row, col) ? static_cast<std::uint8_t>(1 + s.cpu_cell_owner(row, col) % kOwnerColours)
-                                       : kPending;
-  }
+  std::vector<std::int32_t> owners(static_cast<std::size_t>(s.config().shape.m) * s.config().shape.n);
+  s.export_cpu_owners(owners);
+  owners_to_texels(owners, out);
 }
 
 }  // namespace ws::app

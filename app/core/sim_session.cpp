@@ -40,6 +40,7 @@ void SimSession::start_build(const SimControls& controls) {
       cfg.shape = controls.shape;
       cfg.block = controls.block;
       cfg.cpu_cores = controls.cpu_cores;
+      cfg.progressive = true;  // playing starts at once; the rest is simulated behind it
       return std::make_unique<sim::Simulation>(gpu, cpu, cfg);
     } catch (const std::exception& e) {
       *error_slot = e.what();
@@ -48,11 +49,25 @@ void SimSession::start_build(const SimControls& controls) {
   });
 }
 
+void SimSession::wait_adopted() {
+  while (pending_.valid()) {
+    pending_.wait();
+    update(0.0);
+  }
+}
+
 void SimSession::wait_ready() {
   while (pending_.valid()) {
     pending_.wait();
     update(0.0);
   }
+  if (!sim_) return;
+  try {
+    sim_->wait_until_complete();
+  } catch (const std::exception& e) {
+    error_ = e.what();
+  }
+  update(0.0);
 }
 
 void SimSession::seek_when_ready(std::int64_t cycle) {
@@ -86,13 +101,22 @@ void SimSession::seek(std::int64_t cycle) {
     deferred_seek_ = cycle;
     return;
   }
-  cycle = std::clamp<std::int64_t>(cycle, 0, sim_->total_cycles());
+  // Before the run is complete its end is only an extrapolation: a seek past what exists waits
+  // and is clamped to the real end once that is known.
+  cycle = std::max<std::int64_t>(0, cycle);
+  if (sim_->complete()) cycle = std::min(cycle, sim_->total_cycles());
+  cycle_debt_ = 0;
+  if (cycle > sim_->simulated_cycles()) {
+    seek_pending_ = cycle;
+    return;
+  }
+  seek_pending_.reset();
   if (cycle == sim_->cycle()) return;
-  if (cycle > sim_->cycle())
+  // A short step forward replays from here; anything else starts from the nearest checkpoint.
+  if (cycle > sim_->cycle() && cycle - sim_->cycle() <= 256)
     sim_->run_until(cycle);
   else
     sim_->seek(cycle);
-  cycle_debt_ = 0;
 }
 
 bool SimSession::update(double dt, double budget_ms) {
@@ -105,6 +129,7 @@ bool SimSession::update(double dt, double budget_ms) {
       return changed;
     }
     sim_ = std::move(built);
+    seek_pending_.reset();
     ++generation_;
     error_ = sim_ ? std::string() : pending_error_;
     cycle_debt_ = 0;
@@ -114,13 +139,26 @@ bool SimSession::update(double dt, double budget_ms) {
     deferred_seek_.reset();
     deferred_play_.reset();
   }
-  if (!sim_ || !playing_) return changed;
+  if (sim_ && error_.empty() && !sim_->complete()) error_ = sim_->background_error();
+  // The total was an extrapolation until the run completed: a seek past the real end lands there.
+  if (sim_ && seek_pending_ && (*seek_pending_ <= sim_->simulated_cycles() || sim_->complete())) {
+    const std::int64_t target = std::min(*seek_pending_, sim_->simulated_cycles());
+    seek_pending_.reset();
+    sim_->seek(target);
+    changed = true;
+  }
+  if (!sim_ || !playing_ || seek_pending_) return changed;
   cycle_debt_ += dt * cycles_per_second_;
   auto whole = static_cast<std::int64_t>(cycle_debt_);
   if (whole <= 0) return changed;
   cycle_debt_ -= static_cast<double>(whole);
   const auto start = std::chrono::steady_clock::now();
-  const auto target = std::min(sim_->cycle() + whole, sim_->total_cycles());
+  // Playback cannot outrun the background run: at the end of what exists it waits (buffering).
+  const auto target = std::min(sim_->cycle() + whole, sim_->simulated_cycles());
+  if (target <= sim_->cycle()) {
+    cycle_debt_ = 0;
+    return changed;
+  }
   // Step in slices so a high speed on a big chip cannot freeze the window: what does not fit
   // in the budget is dropped (the clock slows down) rather than owed.
   while (sim_->cycle() < target) {
@@ -131,7 +169,7 @@ bool SimSession::update(double dt, double budget_ms) {
       break;
     }
   }
-  if (sim_->cycle() >= sim_->total_cycles()) playing_ = false;
+  if (at_end()) playing_ = false;
   return true;
 }
 

@@ -28,8 +28,8 @@ struct SimControls {
   }
 };
 
-// The animated size is the real run's size capped, so the animation stays watchable.
-inline constexpr int kMaxAnimatedSide = 256;
+// The animated size is the real run's size, capped where simulating it would take minutes.
+inline constexpr int kMaxAnimatedSide = 2048;
 sim::Shape animated_shape(int m, int n, int k, int cap = kMaxAnimatedSide);
 
 class SimSession {
@@ -44,8 +44,10 @@ class SimSession {
   // Call once a frame: adopts a finished build, advances playback by `dt` seconds of wall time,
   // spending at most `budget_ms` stepping. Returns true when the shown state changed.
   bool update(double dt, double budget_ms = 8.0);
-  // Blocks until the pending build is adopted (for headless screenshots only).
+  // Blocks until the pending build is adopted and fully simulated (headless screenshots only).
   void wait_ready();
+  // Blocks until the pending build is adopted: cycle 0 exists, the rest may still be simulating.
+  void wait_adopted();
 
   bool building() const { return pending_.valid(); }
   // The launch could not be simulated (refused with its estimate, or no block fits).
@@ -55,7 +57,7 @@ class SimSession {
 
   // Playback.
   bool playing() const { return playing_; }
-  void set_playing(bool p) { playing_ = p && sim_ && sim_->cycle() < sim_->total_cycles(); }
+  void set_playing(bool p) { playing_ = p && sim_ && !at_end(); }
   void toggle_play() { set_playing(!playing_); }
   double speed() const { return cycles_per_second_; }  // simulated cycles per wall second
   void set_speed(double cycles_per_second);
@@ -63,7 +65,16 @@ class SimSession {
   void seek(std::int64_t cycle);
   void restart() { seek(0); playing_ = false; }
   std::int64_t cycle() const { return sim_ ? sim_->cycle() : 0; }
+  // Until the background run completes, the total is an extrapolation (see Simulation).
   std::int64_t total_cycles() const { return sim_ ? sim_->total_cycles() : 0; }
+  std::int64_t simulated_cycles() const { return sim_ ? sim_->simulated_cycles() : 0; }
+  bool complete() const { return sim_ && sim_->complete(); }
+  double simulated_fraction() const { return sim_ ? sim_->simulated_fraction() : 0.0; }
+  // A seek past what has been simulated waits here and lands once that cycle exists.
+  std::optional<std::int64_t> seek_pending() const { return seek_pending_; }
+  // Playing but stopped at the end of what has been simulated so far.
+  bool buffering() const { return playing_ && sim_ && !sim_->complete() && sim_->cycle() >= sim_->simulated_cycles(); }
+  bool at_end() const { return sim_ && sim_->complete() && sim_->cycle() >= sim_->total_cycles(); }
   // A cycle to jump to once the pending simulation is ready (lessons and --cycle ask before it is).
   void seek_when_ready(std::int64_t cycle);
   void play_when_ready(bool play);
@@ -86,6 +97,7 @@ class SimSession {
   double cycles_per_second_ = 2000;
   double cycle_debt_ = 0;      // fractional cycles owed by playback
   std::optional<std::int64_t> deferred_seek_;
+  std::optional<std::int64_t> seek_pending_;
   std::optional<bool> deferred_play_;
 };
 

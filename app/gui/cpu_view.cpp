@@ -2,13 +2,67 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "core/lane_texels.hpp"
+#include "core/measured_text.hpp"
+#include "gui/presentation.hpp"
 #include "gui/theme.hpp"
+#include "lesson/i18n.hpp"
+#include "warpscope/sim/cpu_prediction.hpp"
 
 namespace ws::app {
+
+namespace {
+
+// Written and read on the GUI thread only (on_result fires from RealRunSession::update).
+struct RealCpuRuns {
+  kernels::Shape shape{1024, 1024, 1024};  // of the latest real CPU run; 1024³ before any
+  std::optional<double> naive_gflops;      // verified 1-thread cpu-naive at `shape`, if measured
+};
+RealCpuRuns& real_cpu_runs() {
+  static RealCpuRuns runs;
+  return runs;
+}
+
+bool same_shape(const kernels::Shape& a, const kernels::Shape& b) { return a.m == b.m && a.n == b.n && a.k == b.k; }
+
+// The prediction takes milliseconds: once per preset and shape, not once a frame.
+double model_gflops(const sim::CpuPreset& cpu, const kernels::Shape& s) {
+  static std::map<std::tuple<std::string, int, int, int>, double> cache;
+  const auto key = std::make_tuple(cpu.id + "|" + cpu.name, s.m, s.n, s.k);
+  if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  const double g = sim::predict_cpu_naive(cpu, s.m, s.n, s.k, 1).gflops;
+  if (cache.size() > 64) cache.clear();
+  cache.emplace(key, g);
+  return g;
+}
+
+std::string gflops_text(double g) { return fmt::format("{:.{}f}", g, g < 10 ? 2 : 1); }
+
+}  // namespace
+
+void note_real_cpu_result(const kernels::JobResult& r) {
+  if (r.device != kernels::Device::cpu || r.skipped || r.cancelled) return;
+  auto& runs = real_cpu_runs();
+  if (!same_shape(runs.shape, r.shape)) runs.naive_gflops.reset();
+  runs.shape = r.shape;
+  if (r.kernel == "cpu-naive" && r.threads == 1 && r.verified && r.gflops > 0) runs.naive_gflops = r.gflops;
+}
+
+std::string model_vs_measured_line(const sim::CpuPreset& cpu, lesson::Language lang) {
+  if (cpu.id != "this-machine") return {};
+  const auto& runs = real_cpu_runs();
+  const std::string shape = format_shape(runs.shape);
+  const std::string model = gflops_text(model_gflops(cpu, runs.shape));
+  if (runs.naive_gflops)
+    return lesson::trf("cpu.model_measured", lang, model, gflops_text(*runs.naive_gflops), shape);
+  return lesson::trf("cpu.model_only", lang, model, shape) + "; " + lesson::trf("cpu.measure_hint", lang, shape);
+}
 
 int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
   int clicked = -1;
@@ -22,6 +76,13 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
   const int cores = s->cpu_core_count();
   ImGui::TextColored(colour_simulated(), "simulated: %s", cpu.name.c_str());
   ImGui::TextDisabled("%d of its %d cores shown, naive loop, one cell at a time", cores, cpu.cores);
+  // The model's speed for the real cpu-naive (one core) beside the measured one, each labelled.
+  if (const std::string line = model_vs_measured_line(cpu, ui_language()); !line.empty()) {
+    const bool measured = real_cpu_runs().naive_gflops.has_value();
+    ImGui::PushStyleColor(ImGuiCol_Text, measured ? colour_measured() : colour_simulated());
+    ImGui::TextWrapped("%s", line.c_str());
+    ImGui::PopStyleColor();
+  }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const int cols = cores <= 2 ? cores : cores <= 4 ? 2 : 4;
   const int rows = (cores + cols - 1) / std::max(1, cols);

@@ -4,9 +4,22 @@
 
 #include <imgui.h>
 
+#include <string>
+
 #include "core/sim_session.hpp"
+#include "lesson/i18n.hpp"
+#include "warpscope/kernels/job.hpp"
 
 namespace ws::app {
+
+// Feed every finished real CPU run here (the window chains it onto RealRunSession::on_result).
+// The latest one's shape is where the panel takes the model's figure; a verified one-thread
+// cpu-naive run at that shape is the measured figure shown beside it.
+void note_real_cpu_result(const kernels::JobResult& result);
+
+// "model 1.6 GFLOP/s, measured 1.5 GFLOP/s (cpu-naive, 1 thread, 1024³)", or the model alone and
+// what to run to measure it; empty unless the CPU preset is this-machine. For tests and the panel.
+std::string model_vs_measured_line(const sim::CpuPreset& cpu, lesson::Language lang);
 
 // Draws into a child region; returns the core clicked, or -1.
 int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core);

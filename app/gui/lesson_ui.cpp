@@ -3,7 +3,12 @@
 #include "core/assets.hpp"
 
 #include <filesystem>
+#include <atomic>
+#include <chrono>
 #include <future>
+#include <memory>
+#include <optional>
+#include <thread>
 #include <map>
 
 #include <fmt/format.h>
@@ -19,18 +24,44 @@ namespace ws::app {
 namespace {
 
 // The same launch simulated with both kernels, for captions that compare them. Computed once per
-// launch in the background (a summary needs a full run), never on the UI thread.
+// launch in the background (a summary needs a full run), never on the UI thread: a request made
+// while one is running waits its turn, and a run nobody wants any more is stopped.
 class KernelComparison {
  public:
+  ~KernelComparison() { abandon(); }
   void request(const SimControls& c) {
     const auto key = fmt::format("{}|{}|{}|{}x{}x{}", c.gpu_preset, c.cpu_preset, c.block, c.shape.m, c.shape.n, c.shape.k);
     if (key == key_) return;
     key_ = key;
     naive_.reset();
     tiled_.reset();
-    if (pending_.valid()) pending_.wait();
-    pending_ = std::async(std::launch::async, [c] {
-      std::pair<std::optional<sim::Summary>, std::optional<sim::Summary>> out;
+    if (pending_.valid()) {
+      cancel_->store(true);
+      next_ = c;
+      return;
+    }
+    start(c);
+  }
+  void poll() {
+    if (!pending_.valid() || pending_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+    auto [n, t] = pending_.get();
+    if (next_) {
+      start(*next_);
+      next_.reset();
+      return;
+    }
+    naive_ = n;
+    tiled_ = t;
+  }
+  std::optional<sim::Summary> naive_, tiled_;
+
+ private:
+  using Result = std::pair<std::optional<sim::Summary>, std::optional<sim::Summary>>;
+
+  void start(const SimControls& c) {
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    pending_ = std::async(std::launch::async, [c, cancel = cancel_] {
+      Result out;
       try {
         const auto& gpu = sim::find_gpu(c.gpu_preset);
         const auto cpu = sim::find_cpu(c.cpu_preset);
@@ -40,7 +71,12 @@ class KernelComparison {
           cfg.shape = c.shape;
           cfg.block = c.block;
           cfg.checkpoints = false;
+          cfg.progressive = true;  // so that it can be dropped half-way
           const sim::Simulation s(gpu, cpu, cfg);
+          while (!s.complete() && s.background_error().empty()) {
+            if (cancel->load()) return Result{};
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          }
           (kernel == sim::Kernel::naive ? out.first : out.second) = s.summary();
         }
       } catch (const std::exception&) {
@@ -49,22 +85,15 @@ class KernelComparison {
       return out;
     });
   }
-  void poll() {
-    if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-      auto [n, t] = pending_.get();
-      naive_ = n;
-      tiled_ = t;
-    }
-  }
-  void wait() {
+  void abandon() {
+    if (cancel_) cancel_->store(true);
     if (pending_.valid()) pending_.wait();
-    poll();
   }
-  std::optional<sim::Summary> naive_, tiled_;
 
- private:
   std::string key_;
-  std::future<std::pair<std::optional<sim::Summary>, std::optional<sim::Summary>>> pending_;
+  std::optional<SimControls> next_;
+  std::shared_ptr<std::atomic<bool>> cancel_;
+  std::future<Result> pending_;
 };
 
 bool caption_compares_kernels(const std::string& caption) {
@@ -184,7 +213,18 @@ int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel
   sim::Simulation* s = sim.session.simulation();
   ctx.sim = s;
   ctx.language = lang;
-  if (s && sim.session.generation() != progress_for && !sim.session.building()) {
+  // Until the background run is complete its totals do not exist: a caption that quotes them
+  // waits, saying how far the simulation has got, rather than showing a gap.
+  if (s && !s->complete()) {
+    bool quotes_sim = false;
+    for (const auto& key : lesson::caption_placeholders(st.caption)) quotes_sim |= key.rfind("sim.", 0) == 0;
+    if (quotes_sim) {
+      const auto percent = static_cast<int>(100.0 * s->simulated_fraction());
+      ImGui::TextDisabled("%s", lesson::trf("sim.simulating_percent", lang, percent).c_str());
+      return 0;
+    }
+  }
+  if (s && sim.session.generation() != progress_for && !sim.session.building() && s->complete()) {
     progress_for = sim.session.generation();
     progress_at_finish = cpu_progress_at_gpu_finish(*s);
   }

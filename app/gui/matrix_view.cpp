@@ -12,7 +12,7 @@ namespace ws::app {
 
 namespace {
 
-void draw_matrix(CellGridRenderer& renderer, std::vector<std::uint8_t>& cells, int m, int n, ImVec2 box,
+void draw_matrix(CellGridRenderer& renderer, const std::vector<std::uint8_t>* fresh_cells, int m, int n, ImVec2 box,
                  MatrixView::Cell highlight) {
   GridLayout layout;
   layout.blocks = 1;
@@ -24,7 +24,7 @@ void draw_matrix(CellGridRenderer& renderer, std::vector<std::uint8_t>& cells, i
   const auto op = owner_palette();
   for (int i = 0; i < 16; ++i) palette[i] = ImVec4(op[i].r, op[i].g, op[i].b, op[i].a);
   renderer.set_palette(palette, ImGui::GetStyleColorVec4(ImGuiCol_WindowBg), ImVec4(0, 0, 0, 1), ImVec4(1, 1, 0, 1));
-  renderer.upload(cells, layout);
+  if (fresh_cells != nullptr) renderer.upload(*fresh_cells, layout);
   // Keep cells square: the matrix's aspect, fitted in the box.
   const float scale = std::min(box.x / n, box.y / m);
   GridView view;
@@ -50,20 +50,26 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
   }
   const auto shape = s->config().shape;
   const long long total = static_cast<long long>(shape.m) * shape.n;
-  gpu_cells_.resize(total);
-  cpu_cells_.resize(total);
-  encode_gpu_matrix(*s, gpu_cells_);
-  encode_cpu_matrix(*s, cpu_cells_);
+  // C at 2048² is 4 M cells a side: encoded and uploaded only when the cycle moved.
+  const bool fresh = session.generation() != encoded_generation_ || s->cycle() != encoded_cycle_;
+  if (fresh) {
+    gpu_cells_.resize(total);
+    cpu_cells_.resize(total);
+    encode_gpu_matrix(*s, gpu_cells_);
+    encode_cpu_matrix(*s, cpu_cells_);
+    encoded_generation_ = session.generation();
+    encoded_cycle_ = s->cycle();
+  }
   const float half = (ImGui::GetContentRegionAvail().x - 8) / 2;
   const float box_h = ImGui::GetContentRegionAvail().y - 2 * ImGui::GetTextLineHeightWithSpacing();
   ImGui::BeginGroup();
   ImGui::TextColored(colour_simulated(), "GPU's C: %.1f %%", 100.0 * s->c_done_count() / total);
-  draw_matrix(gpu_renderer_, gpu_cells_, shape.m, shape.n, ImVec2(half, box_h), highlight_cell);
+  draw_matrix(gpu_renderer_, fresh ? &gpu_cells_ : nullptr, shape.m, shape.n, ImVec2(half, box_h), highlight_cell);
   ImGui::EndGroup();
   ImGui::SameLine(half + 8);
   ImGui::BeginGroup();
   ImGui::TextColored(colour_simulated(), "CPU's C: %.2f %%", 100.0 * s->cpu_cells_done() / total);
-  draw_matrix(cpu_renderer_, cpu_cells_, shape.m, shape.n, ImVec2(half, box_h), highlight_cell);
+  draw_matrix(cpu_renderer_, fresh ? &cpu_cells_ : nullptr, shape.m, shape.n, ImVec2(half, box_h), highlight_cell);
   ImGui::EndGroup();
   ImGui::TextDisabled("colour: the SM or core that finished the cell");
   ImGui::EndChild();

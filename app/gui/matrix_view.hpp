@@ -19,6 +19,8 @@ class MatrixView {
  private:
   CellGridRenderer gpu_renderer_, cpu_renderer_;
   std::vector<std::uint8_t> gpu_cells_, cpu_cells_;
+  std::uint64_t encoded_generation_ = 0;
+  std::int64_t encoded_cycle_ = -1;
 };
 
 }  // namespace ws::app

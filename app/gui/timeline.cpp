@@ -20,6 +20,14 @@ std::string finish_caption(const sim::Simulation& s) {
 
 void draw_timeline_controls(SimSession& session);
 
+std::string buffer_status(const SimSession& session) {
+  const auto percent = static_cast<int>(100.0 * session.simulated_fraction());
+  if (const auto target = session.seek_pending())
+    return fmt::format("seeking to cycle {}: simulating... {} %", *target, percent);
+  if (session.buffering()) return fmt::format("waiting for the simulation: {} % done", percent);
+  return fmt::format("simulating... {} % (to cycle {})", percent, session.simulated_cycles());
+}
+
 static std::int64_t big_step(const SimSession& session) {
   return std::max<std::int64_t>(1, session.total_cycles() / 100);
 }
@@ -45,9 +53,16 @@ void draw_timeline(SimSession& session, bool clean) {
   if (!clean) draw_timeline_controls(session);
   ImGui::TextColored(colour_simulated(), "simulated: %s, %s kernel", s->gpu().name.c_str(), sim::to_string(s->config().kernel));
   ImGui::SameLine();
-  ImGui::Text("cycle %lld of %lld  =  %.4g of %.4g ms at %.0f MHz", static_cast<long long>(s->cycle()),
-              static_cast<long long>(s->total_cycles()), s->cycle_to_ms(s->cycle()), s->cycle_to_ms(s->total_cycles()),
-              s->gpu().clock_mhz);
+  if (s->complete()) {
+    ImGui::Text("cycle %lld of %lld  =  %.4g of %.4g ms at %.0f MHz", static_cast<long long>(s->cycle()),
+                static_cast<long long>(s->total_cycles()), s->cycle_to_ms(s->cycle()),
+                s->cycle_to_ms(s->total_cycles()), s->gpu().clock_mhz);
+  } else {
+    // The end is not known yet: say how far the simulation behind the animation has got.
+    ImGui::Text("cycle %lld  =  %.4g ms at %.0f MHz", static_cast<long long>(s->cycle()), s->cycle_to_ms(s->cycle()),
+                s->gpu().clock_mhz);
+    ImGui::TextDisabled("%s", buffer_status(session).c_str());
+  }
   const auto caption = finish_caption(*s);
   if (!caption.empty()) ImGui::TextColored(colour_simulated(), "%s", caption.c_str());
 }
@@ -74,6 +89,12 @@ void draw_timeline_controls(SimSession& session) {
   const long long lo = 0, hi = session.total_cycles();
   ImGui::SetNextItemWidth(-1);
   if (ImGui::SliderScalar("##cycle", ImGuiDataType_S64, &cycle, &lo, &hi, "cycle %lld")) session.seek(cycle);
+  // Like a video player's buffer bar: the part of the timeline that has been simulated.
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  const double have = hi > 0 ? std::min(1.0, static_cast<double>(session.simulated_cycles()) / static_cast<double>(hi)) : 1.0;
+  const float bar = std::max(2.0f, (b.y - a.y) * 0.15f);
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(a.x, b.y - bar), ImVec2(a.x + static_cast<float>((b.x - a.x) * have), b.y),
+                                            ImGui::GetColorU32(colour_simulated()));
 }
 
 }  // namespace ws::app

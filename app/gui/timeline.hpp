@@ -13,5 +13,7 @@ void draw_timeline(SimSession& session, bool clean = false);
 void handle_timeline_keys(SimSession& session, bool arrows_step_cycles);
 // "The simulated GPU finished at 0.21 ms; the CPU cores are 0.4 % through." (empty while running)
 std::string finish_caption(const sim::Simulation& s);
+// "simulating... 43 %": how far the simulation behind the animation has got, and any seek waiting on it.
+std::string buffer_status(const SimSession& session);
 
 }  // namespace ws::app

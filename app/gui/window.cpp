@@ -25,6 +25,7 @@
 #include "core/measured_elsewhere.hpp"
 #include "core/measured_text.hpp"
 #include "core/settings.hpp"
+#include "gui/cpu_view.hpp"
 #include "gui/fonts.hpp"
 #include "gui/gl_worker_context.hpp"
 #include "gui/lesson_ui.hpp"
@@ -202,6 +203,14 @@ int run_gui(const GuiOptions& options) {
   RealRunView real_run;
   apply_options(real_run, options);
   if (options.start_real_run && options.lesson_path.empty()) real_run.session.run_now();
+  {
+    // The CPU panel puts the measured cpu-naive beside the CPU model's figure.
+    auto earlier = real_run.session.on_result;
+    real_run.session.on_result = [earlier](const kernels::JobResult& r) {
+      if (earlier) earlier(r);
+      note_real_cpu_result(r);
+    };
+  }
   if (soak) {
     auto feed_history = real_run.session.on_result;
     real_run.session.on_result = [feed_history, &soak](const kernels::JobResult& r) {
@@ -217,6 +226,7 @@ int run_gui(const GuiOptions& options) {
   if (options.cpu_preset) sim_panel.controls.cpu_preset = *options.cpu_preset;
   if (options.block) sim_panel.controls.block = *options.block;
   sim_panel.sync(real_run.session.controls());
+  const auto requested_at = std::chrono::steady_clock::now();
 
   LessonPlayer player;
   std::string lesson_path = options.lesson_path;
@@ -246,7 +256,18 @@ int run_gui(const GuiOptions& options) {
   if (options.cycle) sim_panel.session.seek_when_ready(*options.cycle);
   if (options.zoom) apply_zoom(sim_panel.gpu_view, *options.zoom);
   if (options.select) apply_selection(sim_panel, *options.select);
-  if (headless) sim_panel.session.wait_ready();  // a screenshot shows the launch, not "simulating..."
+  // A window with no lesson opens playing, so the chip is moving before anyone touches a key;
+  // --cycle asks for one still picture instead.
+  if (!player.active() && !options.cycle) sim_panel.session.play_when_ready(true);
+  // A screenshot shows the whole launch simulated, not "simulating...", unless asked to show the
+  // first frames as a user sees them.
+  if (headless) {
+    if (options.no_wait)
+      sim_panel.session.wait_adopted();
+    else
+      sim_panel.session.wait_ready();
+  }
+  nlohmann::json first_frame;  // the simulation as the first frame that showed it found it
   double last_time = glfwGetTime();
   RealRunControls last_controls = real_run.session.controls();
 
@@ -332,6 +353,14 @@ int run_gui(const GuiOptions& options) {
     // Headless renders advance playback by a fixed 1/30 s a frame, so the same arguments give the
     // same pixels however fast this machine renders.
     sim_panel.session.update(headless ? 1.0 / 30 : dt);
+    if (first_frame.is_null() && sim_panel.session.simulation() != nullptr) {
+      first_frame = {{"ms_after_start", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - requested_at).count()},
+                     {"cycle", sim_panel.session.cycle()},
+                     {"simulated_cycles", sim_panel.session.simulated_cycles()},
+                     {"simulated_fraction", sim_panel.session.simulated_fraction()},
+                     {"complete", sim_panel.session.complete()},
+                     {"playing", sim_panel.session.playing()}};
+    }
     sim_panel.draw(ImGui::GetContentRegionAvail(), headless ? 1.0 : dt, real_run.session.controls(), real_edited, show,
                    pres.clean);
     if (real_edited) real_run.session.note_controls_edited(now);
@@ -466,7 +495,19 @@ int run_gui(const GuiOptions& options) {
     const auto* s = sim_panel.session.simulation();
     state["cycle"] = sim_panel.session.cycle();
     state["total_cycles"] = sim_panel.session.total_cycles();
+    state["simulated_cycles"] = sim_panel.session.simulated_cycles();
+    state["simulation_complete"] = sim_panel.session.complete();
+    state["first_frame"] = first_frame;
     state["playing"] = sim_panel.session.playing();
+    state["speed"] = sim_panel.session.speed();
+    if (s) {
+      state["waves"] = s->waves();
+      state["blocks"] = static_cast<long long>(s->grid_x()) * s->grid_y();
+      state["blocks_per_sm"] = s->blocks_per_sm();
+      state["warp_slots_per_sm"] = s->warp_slots_per_sm();
+      state["sm_count"] = s->sm_count();
+      if (s->complete()) state["peak_occupancy"] = s->summary().peak_occupancy;
+    }
     state["gpu_preset"] = s ? s->gpu().id : sim_panel.controls.gpu_preset;
     state["kernel"] = sim::to_string(sim_panel.controls.kernel);
     const auto& shape = sim_panel.controls.shape;

@@ -24,6 +24,10 @@ constexpr Entry kTable[] = {
     {"panel.cpu", "CPU cores", "CPU 코어"},
     {"panel.matrix", "Output matrix C", "출력 행렬 C"},
     {"panel.timeline", "Timeline", "타임라인"},
+    {"sim.simulating_percent", "Simulating the launch: {} % done. The caption's figures come when it ends.",
+     "시뮬레이션 중: {} % 완료. 설명의 수치는 끝나면 나옵니다."},
+    {"sim.wave_count_one", "1 wave", "웨이브 1번"},
+    {"sim.wave_count_many", "{} waves", "웨이브 {}번"},
     {"panel.inspector", "Inspector", "상세 정보"},
     {"panel.timers", "Timers", "측정 시간"},
     {"panel.caption", "Caption", "설명"},
@@ -107,6 +111,11 @@ constexpr Entry kTable[] = {
     {"label.this_machine", "this machine", "이 컴퓨터"},
     {"label.kernel_naive", "naive", "단순 (naive)"},
     {"label.kernel_tiled", "tiled", "타일 (tiled)"},
+    // The CPU panel: the CPU model's speed for cpu-naive on this machine, beside the measured one.
+    {"cpu.model_measured", "model {} GFLOP/s, measured {} GFLOP/s (cpu-naive, 1 thread, {})",
+     "모델 {0} GFLOP/s, 실측 {1} GFLOP/s (cpu-naive, 스레드 1개, {2})"},
+    {"cpu.model_only", "model {} GFLOP/s (cpu-naive, 1 thread, {})", "모델 {0} GFLOP/s (cpu-naive, 스레드 1개, {1})"},
+    {"cpu.measure_hint", "measured: run cpu-naive at {}", "실측: {} 크기로 cpu-naive를 실행하세요"},
     // Shown in English on purpose when Hangul cannot be drawn; the Korean text is for logs.
     {"label.font_missing", "Korean font missing: install fonts-nanum",
      "한국어 글꼴이 없습니다: fonts-nanum을 설치하세요"},

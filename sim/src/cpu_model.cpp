@@ -1,11 +1,25 @@
-// The CPU cores. Each k step of the naive loop costs the FMA latency (the accumulator is a chain)
-// plus, for each of its two loads that misses L1, the extra latency of the level that served it,
-// divided by how many misses an out-of-order core overlaps.
+// The CPU cores. A k step of the naive loop is two loads (A[i][k], B[k][j]) and one dependent add
+// into the accumulator. The adds form a chain: one every `fma_latency` cycles at best (for this
+// machine the scalar FADD latency, since cpu-naive compiles to mulss + addss). The loads do not
+// depend on the chain, so the out-of-order core issues them ahead of it, up to a reorder buffer's
+// worth of steps (kRunAheadSteps), with `miss_overlap` L1 misses in flight at once (fill buffers /
+// miss address buffers, fed early by the hardware prefetchers). Misses therefore cost throughput,
+// not latency: each occupies the memory side for (latency of the level that served it - L1
+// latency) / miss_overlap cycles, and a step's add waits only when its data is not there yet. In
+// steady state a step costs max(chain latency, misses x extra latency / miss_overlap): the chain
+// when B comes from L2 (N = 512 on most cores), the memory side when every B load goes to L3 or
+// DRAM (N = 1024, whose 4 KB row stride maps a column of B onto a few L2 sets).
 #include "cpu_model.hpp"
 
 #include <algorithm>
 
 namespace ws::sim::detail {
+
+namespace {
+// How many k steps of the loop fit in the out-of-order window: the loop body is ~6 micro-ops
+// (2 loads, mul, add, index update, compare-and-branch) and reorder buffers hold 200-500.
+constexpr double kRunAheadSteps = 32;
+}  // namespace
 
 CpuModel::CpuModel(const CpuPreset& cpu, int cores, bool simd, int m, int n, int k, const float* a,
                    const float* b)
@@ -62,7 +76,13 @@ double CpuModel::access(int core, std::uint64_t addr) {
     ++x.dram;
     lat = cpu_.dram_latency;
   }
-  return (lat - cpu_.l1_latency) / cpu_.miss_overlap;
+  return std::max(0.0, lat - cpu_.l1_latency);
+}
+
+void CpuModel::warm(int core, std::uint64_t addr) {
+  st_.l1[core].access(addr);
+  st_.l2[core].access(addr);
+  st_.l3.access(addr);
 }
 
 void CpuModel::step(int core) {
@@ -71,15 +91,18 @@ void CpuModel::step(int core) {
   int row, col, cnt;
   unit_cells(u, row, col, cnt);
   const std::size_t k = x.k;
-  double cost = cpu_.fma_latency;
-  cost += access(core, (static_cast<std::uint64_t>(row) * k_ + k) * 4);
+  double miss = access(core, (static_cast<std::uint64_t>(row) * k_ + k) * 4);
   const std::uint64_t b0 = base_b_ + (k * n_ + col) * 4;
-  cost += access(core, b0);
-  if ((b0 >> 6) != ((b0 + 4ull * cnt - 1) >> 6)) cost += access(core, b0 + 4ull * cnt - 1);
+  miss += access(core, b0);
+  if ((b0 >> 6) != ((b0 + 4ull * cnt - 1) >> 6)) miss += access(core, b0 + 4ull * cnt - 1);
+  // The loads issue ahead of the chain, but never more than the window ahead; their misses share
+  // the miss_overlap slots. The add starts when the previous add is done and its data is there.
+  const double chain = cpu_.fma_latency;
+  x.mem = std::max(x.mem, x.time - kRunAheadSteps * chain) + miss / cpu_.miss_overlap;
   const float a = a_[static_cast<std::size_t>(row) * k_ + k];
   const float* b = b_ + k * n_ + col;
   for (int v = 0; v < cnt; ++v) x.acc[v] = __builtin_fmaf(a, b[v], x.acc[v]);
-  x.time += cost;
+  x.time = std::max(x.time, x.mem) + chain;
   if (++x.k == k_) {
     for (int v = 0; v < cnt; ++v) c_[static_cast<std::size_t>(row) * n_ + col + v] = x.acc[v];
     std::fill(std::begin(x.acc), std::end(x.acc), 0.0f);
@@ -105,7 +128,7 @@ void CpuModel::advance_to(double cpu_cycle) {
 
 void CpuModel::hash_into(Hasher& h) const {
   for (const CpuCore& x : st_.cores) {
-    h.add(x.time); h.add(x.unit_n); h.add(x.k);
+    h.add(x.time); h.add(x.mem); h.add(x.unit_n); h.add(x.k);
     for (float v : x.acc) h.add(v);
     h.add(x.l1_hits); h.add(x.l2_hits); h.add(x.l3_hits); h.add(x.dram);
   }

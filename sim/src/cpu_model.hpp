@@ -1,5 +1,6 @@
 // A few big CPU cores running the naive loop (optionally over a SIMD strip of cells), with their
-// caches modelled as tags, on a clock of their own that the GPU cycle converts to.
+// caches modelled as tags, on a clock of their own that the GPU cycle converts to. Each core is
+// out of order: its loads run ahead of the accumulator chain (see cpu_model.cpp).
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@ namespace ws::sim::detail {
 
 struct CpuCore {
   double time = 0;             // CPU cycle at which the next k step starts
+  double mem = 0;              // CPU cycle at which the loads issued so far have all been served
   std::int64_t unit_n = 0;     // how many of its units (cells or strips) it has finished
   std::int32_t k = 0;
   float acc[16] = {};
@@ -38,6 +40,13 @@ class CpuModel {
   void unit_cells(std::int64_t u, int& row, int& col, int& count) const;
   std::int64_t unit_of_core(int core, std::int64_t n) const { return core + n * p_; }
   std::int64_t cells_done(int core) const;
+  std::int64_t steps_done(int core) const { return st_.cores[core].unit_n * k_ + st_.cores[core].k; }
+  // Byte addresses the model gives A[row][kk] and B[kk][col] (A first, B after it, 64-byte aligned).
+  std::uint64_t a_address(int row, int kk) const { return (static_cast<std::uint64_t>(row) * k_ + kk) * 4; }
+  std::uint64_t b_address(int kk, int col) const { return base_b_ + (static_cast<std::uint64_t>(kk) * n_ + col) * 4; }
+  // Brings the line of `addr` into the core's L1 and L2 and the shared L3 as a load would, without
+  // time or hit counts: for warming the caches before a measured slice (cpu_prediction.cpp).
+  void warm(int core, std::uint64_t addr);
   const std::vector<float>& values() const { return c_; }
 
   CpuState& state() { return st_; }

@@ -3,8 +3,12 @@
 #include "warpscope/sim/simulation.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
+#include <thread>
 
 #include "cpu_model.hpp"
 #include "gpu_model.hpp"
@@ -71,6 +75,9 @@ namespace {
 // Simulated warp instructions per second on one core of the project machine (docs/PERFORMANCE.md),
 // rounded down so estimates err long.
 constexpr double kInstructionsPerSecond = 20e6;
+// A checkpoint every this many seconds of simulating (at the rate above), so a seek replays
+// at most about this long; doubled whenever the checkpoint budget fills.
+constexpr double kCheckpointReplaySeconds = 0.02;
 
 int resolve_block(const GpuPreset& gpu, int block) {
   if (block != 0) return block;
@@ -118,25 +125,41 @@ Estimate estimate(const GpuPreset& gpu, const SimConfig& in) {
   return e;
 }
 
+// Two copies of the models: the producer runs from cycle 0 to the end once, writing C's finish
+// cycles and owners and leaving a checkpoint every so many warp instructions; the display model
+// is what every query reads, moved by restoring a checkpoint and replaying. Progressive: the
+// producer runs on its own thread and the display may go as far as the producer has published.
 struct Simulation::Impl {
   GpuPreset gpu;
   CpuPreset cpu;
   SimConfig cfg;
   Inputs in;
   detail::GpuOutputs out;
-  std::unique_ptr<detail::GpuModel> g;
+  std::unique_ptr<detail::GpuModel> g;  // display
   std::unique_ptr<detail::CpuModel> c;
   double ratio = 1;  // CPU cycles per GPU cycle
+  double expected_instructions = 1;
 
   struct Checkpoint {
     std::int64_t cycle;
     detail::GpuState gs;
     detail::CpuState cs;
   };
+  mutable std::mutex mu;  // guards cps, total, sum, error
+  mutable std::condition_variable finished_cv;
   std::vector<Checkpoint> cps;
-  std::int64_t interval = 256;
+  std::uint64_t interval_instructions = 0;
   std::int64_t total = 0;
   Summary sum;
+  std::string error;
+
+  // Published by the producer with release: every cycle up to `simulated` has been processed
+  // and C's cells finished by then are written.
+  std::atomic<std::int64_t> simulated{0};
+  std::atomic<std::uint64_t> simulated_instructions{0};
+  std::atomic<bool> complete{false};
+  std::atomic<bool> stop{false};
+  std::thread producer;
 
   std::int64_t now() const { return g->state().now; }
 
@@ -150,54 +173,143 @@ struct Simulation::Impl {
     c->state() = cp.cs;
   }
 
-  void take(std::int64_t cycle) { cps.push_back({cycle, g->state(), c->state()}); }
-
-  void first_run() {
-    const std::size_t per = g->state_bytes() + c->state_bytes();
-    const std::size_t max_count =
-        std::clamp<std::size_t>(cfg.checkpoint_budget_bytes / std::max<std::size_t>(per, 1), 2, 512);
-    advance(0);  // the CPU steps that start at time 0 belong to cycle 0, as after any seek(0)
-    if (cfg.checkpoints) take(0);
-    while (!g->state().finished) {
-      const std::int64_t target = now() + interval;
-      advance(target);
-      if (!cfg.checkpoints || g->state().finished) continue;
-      take(target);
-      if (cps.size() > max_count) {
-        // Keep every other checkpoint and space future ones twice as far: memory stays bounded
-        // and checkpoints stay evenly spread over the run.
-        std::vector<Checkpoint> kept;
-        for (std::size_t i = 0; i < cps.size(); i += 2) kept.push_back(std::move(cps[i]));
-        cps = std::move(kept);
-        interval *= 2;
-      }
-    }
-    total = g->state().finish_cycle;
-    advance(total);
+  // The furthest cycle the display may show now. Once the GPU has finished, the CPU cores may
+  // be followed past its end, as far as anyone asks.
+  std::int64_t limit() const {
+    return complete.load(std::memory_order_acquire) ? kNever : simulated.load(std::memory_order_acquire);
   }
 
-  void make_summary() {
-    const auto& s = g->setup();
-    const auto& st = g->state();
-    sum.cycles = total;
-    sum.time_ms = static_cast<double>(total) / (gpu.clock_mhz * 1e3);
-    sum.gflops = 2.0 * cfg.shape.m * cfg.shape.n * cfg.shape.k / (sum.time_ms * 1e6);
+  // Copies the latest checkpoint at or before `cycle` into the display models; false if none.
+  bool restore_before(std::int64_t cycle, std::int64_t only_if_after) {
+    std::lock_guard lock(mu);
+    const Checkpoint* best = nullptr;
+    for (const auto& cp : cps)
+      if (cp.cycle <= cycle) best = &cp;
+    if (best == nullptr || best->cycle <= only_if_after) return false;
+    restore(*best);
+    return true;
+  }
+
+  void produce(detail::GpuModel& pg, detail::CpuModel& pc) {
+    // The CPU cores stop where the GPU finished, even inside a slice, so the producer's cores
+    // stand at the finish exactly as the display's do after seek(total).
+    auto step_to = [&](std::int64_t target) {
+      pg.advance_to(target);
+      const std::int64_t cpu_to = pg.state().finished ? std::min(target, pg.state().finish_cycle) : target;
+      pc.advance_to(static_cast<double>(cpu_to) * ratio);
+    };
+    const std::size_t per = pg.state_bytes() + pc.state_bytes();
+    const std::size_t max_count =
+        std::clamp<std::size_t>(cfg.checkpoint_budget_bytes / std::max<std::size_t>(per, 1), 2, 4096);
+    std::uint64_t next_checkpoint = interval_instructions;
+    step_to(0);  // the CPU steps that start at time 0 belong to cycle 0, as after any seek(0)
+    if (cfg.checkpoints) {
+      std::lock_guard lock(mu);
+      cps.push_back({0, pg.state(), pc.state()});
+    }
+    // Slices short enough that the display's limit moves smoothly and a stop lands at once.
+    constexpr std::int64_t kSlice = 256;
+    // Blocks are all placed at cycle 0, so the first sample is usually the busiest.
+    std::int64_t peak_resident = 0;
+    for (const auto& x : pg.state().sms) peak_resident += x.resident_warps;
+    while (!pg.state().finished) {
+      if (stop.load(std::memory_order_relaxed)) return;
+      const std::int64_t target = pg.state().now + kSlice;
+      step_to(target);
+      if (pg.state().finished) break;
+      std::int64_t resident = 0;
+      for (const auto& x : pg.state().sms) resident += x.resident_warps;
+      peak_resident = std::max(peak_resident, resident);
+      simulated_instructions.store(pg.state().instructions, std::memory_order_relaxed);
+      if (cfg.checkpoints && pg.state().instructions >= next_checkpoint) {
+        std::lock_guard lock(mu);
+        cps.push_back({target, pg.state(), pc.state()});
+        if (cps.size() > max_count) {
+          // Keep every other checkpoint and space future ones twice as far: memory stays bounded
+          // and checkpoints stay evenly spread over the run.
+          std::vector<Checkpoint> kept;
+          for (std::size_t i = 0; i < cps.size(); i += 2) kept.push_back(std::move(cps[i]));
+          cps = std::move(kept);
+          interval_instructions *= 2;
+        }
+        next_checkpoint = pg.state().instructions + interval_instructions;
+      }
+      simulated.store(target, std::memory_order_release);
+    }
+    const std::int64_t finish = pg.state().finish_cycle;
+    step_to(finish);
+    Summary s = make_summary(pg, finish);
+    s.cpu_progress_at_finish = cpu_progress_of(pc);
+    s.peak_occupancy = static_cast<double>(peak_resident) /
+                       (static_cast<double>(gpu.sm_count) * cc_limits(gpu.cc_major, gpu.cc_minor).max_warps_per_sm());
+    {
+      std::lock_guard lock(mu);
+      total = finish;
+      sum = s;
+    }
+    simulated_instructions.store(pg.state().instructions, std::memory_order_relaxed);
+    // The display may run past the last slice to the finish; the finish is the end.
+    simulated.store(finish, std::memory_order_release);
+    complete.store(true, std::memory_order_release);
+    finished_cv.notify_all();
+  }
+
+  std::unique_ptr<detail::GpuModel> pg;  // producer, freed when it is done
+  std::unique_ptr<detail::CpuModel> pc;
+
+  void run_producer() {
+    try {
+      produce(*pg, *pc);
+    } catch (const std::exception& e) {
+      std::lock_guard lock(mu);
+      error = e.what();
+    }
+    if (!complete.load()) {
+      // Failed or stopped: nothing more will come; wake anyone waiting for the end.
+      std::lock_guard lock(mu);
+      finished_cv.notify_all();
+    }
+    pg.reset();
+    pc.reset();
+  }
+
+  double cpu_progress_of(const detail::CpuModel& m) const {
+    double steps = 0;
+    for (const auto& x : m.state().cores) steps += static_cast<double>(x.unit_n) * cfg.shape.k + x.k;
+    return steps / (static_cast<double>(m.units_total()) * cfg.shape.k);
+  }
+
+  Summary make_summary(const detail::GpuModel& pg, std::int64_t finish) const {
+    Summary s;
+    const auto& setup = pg.setup();
+    const auto& st = pg.state();
+    s.cycles = finish;
+    s.time_ms = static_cast<double>(finish) / (gpu.clock_mhz * 1e3);
+    s.gflops = 2.0 * cfg.shape.m * cfg.shape.n * cfg.shape.k / (s.time_ms * 1e6);
     double wc = 0, busy = 0;
     for (const auto& x : st.sms) {
       wc += x.warp_cycles;
       busy += x.busy_cycles;
     }
     const int hw_warps = cc_limits(gpu.cc_major, gpu.cc_minor).max_warps_per_sm();
-    sum.achieved_occupancy = busy > 0 ? wc / busy / hw_warps : 0;
-    sum.issue_slot_use = static_cast<double>(st.instructions) /
-                         (static_cast<double>(total) * gpu.sm_count * s.nsched * s.issue_width);
-    sum.warp_instructions = st.instructions;
-    sum.dram_bytes = st.dram_bytes;
-    sum.l1_hit_rate = st.l1_hits + st.l1_misses > 0 ? double(st.l1_hits) / double(st.l1_hits + st.l1_misses) : 0;
-    sum.l2_hit_rate = st.l2_hits + st.l2_misses > 0 ? double(st.l2_hits) / double(st.l2_hits + st.l2_misses) : 0;
-    sum.blocks = static_cast<int>(s.total_blocks);
-    sum.waves = static_cast<double>(s.total_blocks) / (static_cast<double>(gpu.sm_count) * s.blocks_per_sm);
-    sum.occupancy = s.occupancy;
+    s.achieved_occupancy = busy > 0 ? wc / busy / hw_warps : 0;
+    s.issue_slot_use = static_cast<double>(st.instructions) /
+                       (static_cast<double>(finish) * gpu.sm_count * setup.nsched * setup.issue_width);
+    s.warp_instructions = st.instructions;
+    s.dram_bytes = st.dram_bytes;
+    s.l1_hit_rate = st.l1_hits + st.l1_misses > 0 ? double(st.l1_hits) / double(st.l1_hits + st.l1_misses) : 0;
+    s.l2_hit_rate = st.l2_hits + st.l2_misses > 0 ? double(st.l2_hits) / double(st.l2_hits + st.l2_misses) : 0;
+    s.blocks = static_cast<int>(setup.total_blocks);
+    s.waves = static_cast<double>(setup.total_blocks) / (static_cast<double>(gpu.sm_count) * setup.blocks_per_sm);
+    s.occupancy = setup.occupancy;
+    return s;
+  }
+
+  void wait_complete() const {
+    std::unique_lock lock(mu);
+    finished_cv.wait(lock, [&] { return complete.load(std::memory_order_acquire) || !error.empty() || stop.load(); });
+    if (!complete.load(std::memory_order_acquire))
+      throw std::runtime_error("the simulation did not finish: " + (error.empty() ? std::string("stopped") : error));
   }
 };
 
@@ -213,70 +325,128 @@ Simulation::Simulation(const GpuPreset& gpu, const CpuPreset& cpu, const SimConf
   check_config(d.cfg);
   const Estimate e = estimate(gpu, d.cfg);
   if (!e.ok) throw SimRefused("refused: " + e.reason);
+  d.expected_instructions = std::max(1.0, e.warp_instructions);
+  // Small runs still get a few dozen checkpoints: their states are small.
+  d.interval_instructions = static_cast<std::uint64_t>(
+      std::max(1.0, std::min(kInstructionsPerSecond * kCheckpointReplaySeconds, e.warp_instructions / 32)));
 
   d.in = make_inputs(d.cfg.shape.m, d.cfg.shape.n, d.cfg.shape.k, d.cfg.seed);
   // The models keep references to the presets: hand them our own copies, which live as long
-  // as the simulation, never the caller's (often a temporary).
-  d.g = std::make_unique<detail::GpuModel>(detail::make_setup(d.gpu, d.cfg, d.in.a.data(), d.in.b.data()), &d.out);
-  d.c = std::make_unique<detail::CpuModel>(d.cpu, d.cfg.cpu_cores, d.cfg.cpu_simd, d.cfg.shape.m, d.cfg.shape.n,
-                                           d.cfg.shape.k, d.in.a.data(), d.in.b.data());
+  // as the simulation, never the caller's (often a temporary). The display never writes C:
+  // the producer does, once.
+  // Both are built here, before the producer's thread starts, so C is sized and cleared
+  // before anyone can read it.
+  auto setup = detail::make_setup(d.gpu, d.cfg, d.in.a.data(), d.in.b.data());  // throws SimRefused
+  auto make_cpu = [&d] {
+    return std::make_unique<detail::CpuModel>(d.cpu, d.cfg.cpu_cores, d.cfg.cpu_simd, d.cfg.shape.m, d.cfg.shape.n,
+                                              d.cfg.shape.k, d.in.a.data(), d.in.b.data());
+  };
+  d.pg = std::make_unique<detail::GpuModel>(setup, &d.out);
+  d.pc = make_cpu();
+  d.g = std::make_unique<detail::GpuModel>(std::move(setup), nullptr);
+  d.c = make_cpu();
   d.ratio = cpu.base_clock_ghz * 1e3 / gpu.clock_mhz;
-  d.first_run();
-  d.make_summary();
-  if (d.cfg.checkpoints) {
-    d.restore(d.cps.front());
+  d.advance(0);
+  if (d.cfg.progressive) {
+    d.producer = std::thread([&d] { d.run_producer(); });
   } else {
-    d.g->reset();
-    d.c->reset();
-    d.advance(0);
+    d.run_producer();
+    if (!d.error.empty()) throw std::runtime_error(d.error);
   }
 }
 
-Simulation::~Simulation() = default;
+Simulation::~Simulation() {
+  impl_->stop.store(true);
+  if (impl_->producer.joinable()) impl_->producer.join();
+}
 
 const GpuPreset& Simulation::gpu() const { return impl_->gpu; }
 const CpuPreset& Simulation::cpu() const { return impl_->cpu; }
 const SimConfig& Simulation::config() const { return impl_->cfg; }
 
-void Simulation::step() { impl_->advance(impl_->now() + 1); }
+void Simulation::step() { run_until(impl_->now() + 1); }
 
 void Simulation::run_until(std::int64_t cycle) {
+  cycle = std::min(cycle, impl_->limit());
   if (cycle > impl_->now()) impl_->advance(cycle);
 }
 
 void Simulation::seek(std::int64_t cycle) {
   Impl& d = *impl_;
-  cycle = std::max<std::int64_t>(0, cycle);
+  cycle = std::clamp<std::int64_t>(cycle, 0, d.limit());
   if (cycle == d.now()) return;
-  // The latest checkpoint at or before the target; use it when going back or when it skips ahead.
-  const Impl::Checkpoint* best = nullptr;
-  for (const auto& cp : d.cps)
-    if (cp.cycle <= cycle) best = &cp;
+  // The latest checkpoint at or before the target: needed to go back, and a shortcut forward
+  // when it lies past the current cycle.
   if (cycle < d.now()) {
-    if (best != nullptr) {
-      d.restore(*best);
-    } else {
+    if (!d.restore_before(cycle, -1)) {
       d.g->reset();
       d.c->reset();
+      d.advance(0);
     }
-  } else if (best != nullptr && best->cycle > d.now()) {
-    d.restore(*best);
+  } else {
+    d.restore_before(cycle, d.now());
   }
   d.advance(cycle);
 }
 
 std::int64_t Simulation::cycle() const { return impl_->now(); }
-std::int64_t Simulation::total_cycles() const { return impl_->total; }
-bool Simulation::gpu_done() const { return impl_->now() >= impl_->total; }
+
+std::int64_t Simulation::total_cycles() const {
+  const Impl& d = *impl_;
+  if (d.complete.load(std::memory_order_acquire)) return d.total;
+  // Not known until the producer finishes: extrapolated from the share of the warp
+  // instructions (known up front) it has simulated, never less than what exists.
+  const std::int64_t have = simulated_cycles();
+  const double f = simulated_fraction();
+  const double guess = f > 0 ? static_cast<double>(have) / f : 0.0;
+  return std::max<std::int64_t>(have + 1, static_cast<std::int64_t>(guess));
+}
+
+bool Simulation::complete() const { return impl_->complete.load(std::memory_order_acquire); }
+std::int64_t Simulation::simulated_cycles() const {
+  return impl_->complete.load(std::memory_order_acquire) ? impl_->total : impl_->simulated.load(std::memory_order_acquire);
+}
+
+double Simulation::simulated_fraction() const {
+  const Impl& d = *impl_;
+  if (d.complete.load(std::memory_order_acquire)) return 1.0;
+  const double f = static_cast<double>(d.simulated_instructions.load(std::memory_order_relaxed)) / d.expected_instructions;
+  return std::clamp(f, 0.0, 0.999);
+}
+
+void Simulation::wait_until_complete() const { impl_->wait_complete(); }
+
+std::string Simulation::background_error() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->error;
+}
+
+bool Simulation::gpu_done() const { return complete() && impl_->now() >= impl_->total; }
 double Simulation::cycle_to_ms(std::int64_t cycle) const { return static_cast<double>(cycle) / (impl_->gpu.clock_mhz * 1e3); }
-std::size_t Simulation::checkpoint_count() const { return impl_->cps.size(); }
-std::int64_t Simulation::checkpoint_interval() const { return impl_->interval; }
+
+std::size_t Simulation::checkpoint_count() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->cps.size();
+}
+
+std::size_t Simulation::checkpoint_bytes() const {
+  std::lock_guard lock(impl_->mu);
+  std::size_t per = impl_->g->state_bytes() + impl_->c->state_bytes();
+  return per * impl_->cps.size();
+}
 
 int Simulation::sm_count() const { return impl_->gpu.sm_count; }
 int Simulation::warp_slots_per_sm() const { return impl_->g->setup().slots; }
 int Simulation::block_dim() const { return impl_->g->setup().bdim; }
 int Simulation::grid_x() const { return impl_->g->setup().grid_x; }
 int Simulation::grid_y() const { return impl_->g->setup().grid_y; }
+int Simulation::blocks_per_sm() const { return impl_->g->setup().blocks_per_sm; }
+
+int Simulation::waves() const {
+  const auto& s = impl_->g->setup();
+  const std::int64_t per_wave = static_cast<std::int64_t>(impl_->gpu.sm_count) * s.blocks_per_sm;
+  return static_cast<int>((s.total_blocks + per_wave - 1) / per_wave);
+}
 
 WarpState Simulation::warp_state(int sm, int slot) const { return impl_->g->warp_state(sm, slot); }
 
@@ -348,12 +518,28 @@ void Simulation::export_warp_states(std::span<std::uint8_t> out) const {
       out[static_cast<std::size_t>(sm) * slots + slot] = static_cast<std::uint8_t>(g.warp_state(sm, slot));
 }
 
-std::span<const std::int64_t> Simulation::c_finish_cycle() const { return impl_->out.finish; }
-std::span<const std::int32_t> Simulation::c_done_by_sm() const { return impl_->out.owner; }
-std::span<const float> Simulation::c_values() const { return impl_->out.value; }
+std::span<const std::int64_t> Simulation::c_finish_cycle() const {
+  impl_->wait_complete();
+  return impl_->out.finish;
+}
+std::span<const std::int32_t> Simulation::c_done_by_sm() const {
+  impl_->wait_complete();
+  return impl_->out.owner;
+}
+std::span<const float> Simulation::c_values() const {
+  impl_->wait_complete();
+  return impl_->out.value;
+}
 
 bool Simulation::c_done(int row, int col) const {
-  return impl_->out.finish[static_cast<std::size_t>(row) * impl_->cfg.shape.n + col] <= impl_->now();
+  return detail::load_finish(impl_->out, static_cast<std::size_t>(row) * impl_->cfg.shape.n + col) <= impl_->now();
+}
+
+void Simulation::export_c_owners(std::span<std::int32_t> out) const {
+  const auto& o = impl_->out;
+  if (out.size() < o.finish.size()) throw std::invalid_argument("export_c_owners: buffer too small");
+  const std::int64_t now = impl_->now();
+  for (std::size_t i = 0; i < o.finish.size(); ++i) out[i] = detail::load_finish(o, i) <= now ? o.owner[i] : -1;
 }
 
 long long Simulation::c_done_count() const { return impl_->g->state().c_done; }
@@ -417,6 +603,20 @@ bool Simulation::cpu_cell_done(int row, int col) const {
   return unit / c.cores() < c.state().cores[core].unit_n;
 }
 
+void Simulation::export_cpu_owners(std::span<std::int32_t> out) const {
+  const auto& c = *impl_->c;
+  const std::size_t cells = static_cast<std::size_t>(impl_->cfg.shape.m) * impl_->cfg.shape.n;
+  if (out.size() < cells) throw std::invalid_argument("export_cpu_owners: buffer too small");
+  std::fill_n(out.begin(), cells, -1);
+  // Each core's finished units are the first unit_n of its own: only those are visited.
+  for (int core = 0; core < c.cores(); ++core)
+    for (std::int64_t i = 0; i < c.state().cores[core].unit_n; ++i) {
+      int row, col, count;
+      c.unit_cells(c.unit_of_core(core, i), row, col, count);
+      std::fill_n(out.begin() + static_cast<std::size_t>(row) * impl_->cfg.shape.n + col, count, core);
+    }
+}
+
 int Simulation::cpu_cell_owner(int row, int col) const {
   const auto& c = *impl_->c;
   const std::int64_t strips = (impl_->cfg.shape.n + c.width() - 1) / c.width();
@@ -424,7 +624,11 @@ int Simulation::cpu_cell_owner(int row, int col) const {
   return static_cast<int>(unit % c.cores());
 }
 
-Summary Simulation::summary() const { return impl_->sum; }
+Summary Simulation::summary() const {
+  impl_->wait_complete();
+  std::lock_guard lock(impl_->mu);
+  return impl_->sum;
+}
 
 std::uint64_t Simulation::digest() const {
   detail::Hasher h;

@@ -13,6 +13,9 @@
 namespace ws::sim {
 namespace {
 
+// L1 misses the core keeps in flight on cpu-naive's B column walk (see build_cpu).
+constexpr double kThisMachineMissOverlap = 8;
+
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
@@ -26,23 +29,126 @@ std::string field_value(const std::string& line) {
   return b == std::string::npos ? std::string{} : v.substr(b);
 }
 
+// "32K", "1024K", "32768K", "2M" (sysfs cache sizes) -> KiB; 0 when unreadable.
+long size_kib(std::string text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return 0;
+  const long v = std::atol(text.c_str());
+  switch (std::toupper(static_cast<unsigned char>(text.back()))) {
+    case 'K': return v;
+    case 'M': return v * 1024;
+    case 'G': return v * 1024 * 1024;
+    default: return v / 1024;  // plain bytes
+  }
+}
+
+std::string read_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// cpu0's data caches from sysfs: L1d, L2, L3 sizes in KiB (0 where the kernel does not say).
+struct CacheSizes {
+  long l1d = 0, l2 = 0, l3 = 0;
+};
+CacheSizes sysfs_caches() {
+  CacheSizes c;
+  for (int i = 0; i < 8; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    const std::string level = read_line(dir + "level"), type = read_line(dir + "type");
+    if (level.empty()) continue;
+    if (type == "Instruction") continue;
+    const long kib = size_kib(read_line(dir + "size"));
+    if (level == "1") c.l1d = kib;
+    else if (level == "2") c.l2 = kib;
+    else if (level == "3") c.l3 = kib;
+  }
+  return c;
+}
+
+// Latency in cycles of a dependent scalar FP add (ADDSS), the chain of cpu-naive as compiled for
+// baseline x86-64 (mulss + addss, no FMA contraction), from the CPUID family and model that
+// /proc/cpuinfo reports. Figures: Agner Fog's instruction tables and uops.info; Intel's
+// optimization manual for Golden Cove's 2-cycle fast adders; Chips and Cheese for Zen 5.
+int fadd_latency(const std::string& vendor, int family, int model, bool& known) {
+  known = true;
+  if (vendor == "AuthenticAMD" || vendor == "HygonGenuine") {
+    if (family >= 0x1A) return 2;  // Zen 5
+    if (family >= 0x17) return 3;  // Zen 1-4 (Hygon Dhyana is Zen 1)
+    if (family == 0x15) return 6;  // Bulldozer family: adds go through the FMA unit
+    known = false;
+    return 4;
+  }
+  if (vendor == "GenuineIntel" && family == 6) {
+    switch (model) {
+      // Golden Cove and later P-cores: Alder/Raptor Lake, Sapphire/Emerald/Granite Rapids,
+      // Meteor/Arrow/Lunar Lake.
+      case 0x97: case 0x9A: case 0xB7: case 0xBA: case 0xBF: case 0x8F: case 0xCF: case 0xAD:
+      case 0xAE: case 0xAA: case 0xAC: case 0xC5: case 0xC6: case 0xBD:
+        return 2;
+      // Sandy Bridge to Broadwell.
+      case 0x2A: case 0x2D: case 0x3A: case 0x3E: case 0x3C: case 0x3F: case 0x45: case 0x46:
+      case 0x3D: case 0x47: case 0x4F: case 0x56:
+        return 3;
+      // Skylake to Tiger Lake / Ice Lake server: 4.
+      default:
+        known = model >= 0x4E;
+        return 4;
+    }
+  }
+  known = false;
+  return 4;
+}
+
+// L3 load-to-use latency in core cycles by CPUID family/model: not reported by the machine, so
+// per microarchitecture (7-cpu.com, Chips and Cheese memory-latency articles). What matters for
+// cpu-naive at 1024³, where B's column comes from L3: an Intel server mesh is twice as far as a
+// Zen CCX's L3. 0 when unknown (the generic default stays).
+int l3_latency_for(const std::string& vendor, int family, int model) {
+  if (vendor == "AuthenticAMD" || vendor == "HygonGenuine") {
+    if (family == 0x17) return 40;  // Zen 1/2
+    if (family == 0x19) return 48;  // Zen 3 (46) / Zen 4 (50)
+    if (family >= 0x1A) return 50;  // Zen 5
+    return 0;
+  }
+  if (vendor == "GenuineIntel" && family == 6) {
+    switch (model) {
+      case 0x55: return 80;                        // Skylake-SP / Cascade Lake mesh
+      case 0x6A: case 0x6C: return 90;             // Ice Lake-SP
+      case 0x8F: case 0xCF: return 105;            // Sapphire / Emerald Rapids
+      case 0xAD: case 0xAE: return 110;            // Granite Rapids
+      case 0x97: case 0x9A: case 0xB7: case 0xBA: case 0xBF: return 65;  // Alder / Raptor Lake
+      default: return 0;
+    }
+  }
+  return 0;
+}
+
 CpuPreset build_cpu() {
   CpuPreset p;
   p.id = "this-machine";
   p.year = 0;
   p.from_machine = true;
   p.source = "/proc/cpuinfo (model name, cpu MHz, physical id/core id) and CPUID via __builtin_cpu_supports";
-  p.model_source = "generic out-of-order core defaults (docs/SIMULATION.md)";
-  p.uncertain = {"base_clock_ghz (current frequency from /proc/cpuinfo, not the rated base)",
-                 "fma_units (2 assumed with AVX2+FMA, else 1)", "cache sizes (typical values)"};
+  p.model_source =
+      "FADD latency by CPUID family/model, cache sizes from sysfs, generic out-of-order core defaults for "
+      "the rest (docs/SIMULATION.md, 'The CPU model against this machine')";
+  p.uncertain = {"fma_units (2 assumed with AVX2+FMA, else 1)"};
 
   std::ifstream in("/proc/cpuinfo");
   std::string line;
   double mhz = 0;
   std::set<std::pair<std::string, std::string>> physical_cores;
-  std::string phys;
+  std::string phys, vendor;
+  int family = -1, model = -1;
   while (std::getline(in, line)) {
     if (line.rfind("model name", 0) == 0 && p.name.empty()) p.name = field_value(line);
+    else if (line.rfind("vendor_id", 0) == 0 && vendor.empty()) vendor = field_value(line);
+    else if (line.rfind("cpu family", 0) == 0 && family < 0) family = std::atoi(field_value(line).c_str());
+    else if (line.rfind("model", 0) == 0 && line.rfind("model name", 0) != 0 && model < 0)
+      model = std::atoi(field_value(line).c_str());
     else if (line.rfind("cpu MHz", 0) == 0 && mhz == 0) mhz = std::atof(field_value(line).c_str());
     else if (line.rfind("physical id", 0) == 0) phys = field_value(line);
     else if (line.rfind("core id", 0) == 0) physical_cores.insert({phys, field_value(line)});
@@ -53,7 +159,26 @@ CpuPreset build_cpu() {
   if (p.name.empty()) p.name = "this machine";
   p.name = "This machine: " + p.name;
   p.microarchitecture = "unknown";
-  p.base_clock_ghz = p.boost_clock_ghz = mhz > 0 ? mhz / 1000.0 : 2.5;
+  // The clock one busy core runs at. Where cpufreq is exposed (bare metal), its maximum: a single
+  // busy thread runs at or near it. Else /proc/cpuinfo's "cpu MHz": in a VM, the host's nominal
+  // (TSC) rate, which is what the guest is told; on bare metal without cpufreq, the current rate.
+  const double max_khz = std::atof(read_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq").c_str());
+  if (max_khz > 0) {
+    p.base_clock_ghz = p.boost_clock_ghz = max_khz / 1e6;
+    p.uncertain.push_back("base_clock_ghz (cpufreq maximum: what one busy core reaches, not all of them)");
+  } else {
+    p.base_clock_ghz = p.boost_clock_ghz = mhz > 0 ? mhz / 1000.0 : 2.5;
+    p.uncertain.push_back("base_clock_ghz (\"cpu MHz\" of /proc/cpuinfo: nominal rate in a VM, current rate otherwise)");
+  }
+  if (const int l3 = l3_latency_for(vendor, family, model); l3 > 0) {
+    p.l3_latency = l3;
+    p.uncertain.push_back("l3_latency (typical for the microarchitecture, not measured here)");
+  } else {
+    p.uncertain.push_back("l3_latency (microarchitecture not in the table: generic default)");
+  }
+  bool latency_known = false;
+  p.fma_latency = fadd_latency(vendor, family, model, latency_known);
+  if (!latency_known) p.uncertain.push_back("fma_latency (FADD latency: CPU family not in the table, 4 assumed)");
 
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
@@ -75,9 +200,17 @@ CpuPreset build_cpu() {
   p.fma_units = 2;
 #endif
   p.memory_bandwidth_gbs = 50;
-  p.l1d_kb = 32;
-  p.l2_kb = 1024;
-  p.l3_mb = 32;
+  const CacheSizes caches = sysfs_caches();
+  p.l1d_kb = caches.l1d > 0 ? static_cast<int>(caches.l1d) : 32;
+  p.l2_kb = caches.l2 > 0 ? static_cast<int>(caches.l2) : 1024;
+  p.l3_mb = caches.l3 > 0 ? caches.l3 / 1024.0 : 32;
+  if (caches.l1d <= 0 || caches.l2 <= 0 || caches.l3 <= 0)
+    p.uncertain.push_back("cache sizes (sysfs incomplete: typical values where missing)");
+  // Misses in flight for the strided B walk: L1 miss buffers hold 12-24 (Intel fill buffers,
+  // AMD miss address buffers), but a stride of a page or more defeats the prefetchers (they stop
+  // at 4 KB pages) and costs a TLB lookup per load, so fewer overlap in practice.
+  p.miss_overlap = kThisMachineMissOverlap;
+  p.uncertain.push_back("miss_overlap (generic out-of-order core value, docs/SIMULATION.md)");
   p.uncertain.push_back("memory_bandwidth_gbs (not measured)");
   p.datasheet_peak_gflops_base = p.peak_gflops();
   return p;

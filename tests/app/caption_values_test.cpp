@@ -159,6 +159,10 @@ TEST_F(CaptionValues, SimValuesMatchTheSimulation) {
   EXPECT_EQ(value("sim.warps"), "128");  // 16 blocks of 8 warps
   EXPECT_EQ(value("sim.blocks_per_sm"), std::to_string(s.occupancy.active_blocks_per_sm));
   EXPECT_EQ(value("sim.waves"), "1");  // 16 blocks on 132 SMs
+  EXPECT_EQ(value("sim.wave_count"), "1 wave");
+  // 16 blocks in a wave of 132 SMs x blocks per SM: that share of the chip is busy.
+  EXPECT_EQ(value("sim.last_wave_pct"),
+            ws::app::format_percent(100.0 * 16 / (132.0 * s.occupancy.active_blocks_per_sm)));
   EXPECT_EQ(value("sim.occupancy_pct"), ws::app::format_percent(s.achieved_occupancy * 100));
   EXPECT_EQ(value("sim.cycle"), ws::app::group_digits(tiled_->cycle()));
   EXPECT_EQ(value("sim.cycles"), ws::app::group_digits(tiled_->total_cycles()));
@@ -295,4 +299,22 @@ TEST(CaptionValuesEmpty, NothingKnownMeansNoValues) {
     }
     EXPECT_FALSE(v.has_value()) << key << " = " << *v;
   }
+}
+
+TEST(CaptionValuesWaves, ManyWavesAreCountedInTheRightWordsBeforeTheRunEnds) {
+  // 1024² of 16×16 blocks on an H100 at 8 blocks per SM: 4096 blocks over 1056 slots, 4 waves,
+  // the last one 928 blocks. k = 16 keeps the run short; the wave count does not depend on it.
+  sim::SimConfig cfg;
+  cfg.kernel = sim::Kernel::tiled;
+  cfg.shape = {1024, 1024, 16};
+  cfg.block = 16;
+  cfg.progressive = true;
+  sim::Simulation s(sim::find_gpu("h100"), sim::find_cpu("i7-3960x"), cfg);
+  CaptionContext ctx;
+  ctx.sim = &s;
+  EXPECT_EQ(caption_value("sim.waves", ctx), "4");
+  EXPECT_EQ(caption_value("sim.wave_count", ctx), "4 waves");
+  EXPECT_EQ(caption_value("sim.last_wave_pct", ctx), ws::app::format_percent(100.0 * 928 / 1056));
+  ctx.language = ws::lesson::Language::ko;
+  EXPECT_EQ(caption_value("sim.wave_count", ctx), "웨이브 4번");
 }

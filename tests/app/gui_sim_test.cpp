@@ -120,22 +120,55 @@ TEST_F(GuiSim, CpuViewShowsItsCores) {
 }
 
 TEST_F(GuiSim, KeysStepPlayAndPause) {
-  auto f = render("sim_keys1", "--size 128 --keys Right,Right,Right");
+  // --cycle asks for a still picture: the window starts paused there.
+  auto f = render("sim_keys1", "--size 128 --cycle 0 --keys Right,Right,Right");
   EXPECT_EQ(f.state["cycle"], 3);
-  f = render("sim_keys2", "--size 128 --keys Right,Right,Left");
+  f = render("sim_keys2", "--size 128 --cycle 0 --keys Right,Right,Left");
   EXPECT_EQ(f.state["cycle"], 1);
   const long long total = f.state["total_cycles"];
-  f = render("sim_keys3", "--size 128 --keys Shift+Right");
+  f = render("sim_keys3", "--size 128 --cycle 0 --keys Shift+Right");
   EXPECT_EQ(f.state["cycle"], std::max<long long>(1, total / 100));
   f = render("sim_keys4", "--size 128 --cycle 40 --keys Home");
   EXPECT_EQ(f.state["cycle"], 0);
-  f = render("sim_keys5", "--size 128 --keys Space,wait:20");
+  f = render("sim_keys5", "--size 128 --cycle 0 --keys Space,wait:20");
   EXPECT_TRUE(f.state["playing"].get<bool>());
   EXPECT_GT(f.state["cycle"].get<long long>(), 0);
-  f = render("sim_keys6", "--size 128 --keys Space,wait:5,Space");
+  f = render("sim_keys6", "--size 128 --cycle 0 --keys Space,wait:5,Space");
   EXPECT_FALSE(f.state["playing"].get<bool>());
   const long long paused_at = f.state["cycle"];
   EXPECT_GT(paused_at, 0);
+}
+
+TEST_F(GuiSim, WithNoLessonTheWindowOpensPlayingAndSpacePauses) {
+  auto f = render("sim_autoplay", "--size 128 --keys wait:20");
+  EXPECT_TRUE(f.state["playing"].get<bool>());
+  EXPECT_TRUE(f.state["first_frame"]["playing"].get<bool>());
+  // At the opening speed the first warps issue within 2 s of wall time: their first instruction
+  // comes after the block launch, a few dozen cycles, and playback covers speed x 2 s cycles.
+  EXPECT_GE(f.state["speed"].get<double>() * 2.0, 100.0);
+  EXPECT_GT(f.state["cycle"].get<long long>(), 0);
+  f = render("sim_autoplay_space", "--size 128 --keys Space,wait:5");
+  EXPECT_FALSE(f.state["playing"].get<bool>());
+}
+
+TEST_F(GuiSim, ADefaultLaunchPlaysBeforeItIsSimulatedAndFillsTheChipInWaves) {
+  // The app's default real size (1024³), animated as it is, shown from the first frame while
+  // the rest is simulated behind it.
+  auto f = render("sim_progressive", "--preset h100 --no-wait --keys wait:3");
+  ASSERT_FALSE(f.state.is_discarded());
+  EXPECT_EQ(f.state["animated"], nlohmann::json({1024, 1024, 1024}));
+  const auto& first = f.state["first_frame"];
+  EXPECT_TRUE(first["playing"].get<bool>());
+  EXPECT_FALSE(first["complete"].get<bool>()) << "the first frame waited for the whole run";
+  EXPECT_LT(first["simulated_fraction"].get<double>(), 0.5);
+  EXPECT_LE(first["cycle"].get<long long>(), first["simulated_cycles"].get<long long>());
+  EXPECT_GT(f.state["waves"].get<int>(), 1);
+  // Every warp slot of the chip is in use while the first waves run.
+  EXPECT_EQ(f.state["blocks_per_sm"].get<int>() * 8, f.state["warp_slots_per_sm"].get<int>());
+  f = render("sim_full_chip", "--preset h100 --cycle 3000");
+  ASSERT_TRUE(f.state["simulation_complete"].get<bool>());
+  EXPECT_GE(f.state["peak_occupancy"].get<double>(), 0.9);
+  EXPECT_EQ(f.state["waves"], 4);
 }
 
 TEST_F(GuiSim, UnknownPresetIsExitCode2WithTheValidNames) {

@@ -5,9 +5,11 @@
 // the next cycle. State queries describe the machine at the end of cycle(). The simulation is
 // deterministic: the same presets and config give the same state at every cycle.
 //
-// A first full run happens at construction (the totals, the C-cell finish times and the
-// checkpoints come from it), then the simulation is rewound to cycle 0. seek() restores the
-// nearest earlier checkpoint and replays, so scrubbing costs at most one checkpoint interval.
+// One full run (the producer) yields the totals, the C-cell finish times and the checkpoints; the
+// state every query reads is a second copy of the models that replays it. The full run happens
+// in the constructor, or with SimConfig::progressive on a background thread while the display
+// follows it. seek() restores the nearest earlier checkpoint and replays, so scrubbing costs at
+// most one checkpoint interval (a fixed number of warp instructions, doubled when memory fills).
 #pragma once
 
 #include <cstdint>
@@ -60,6 +62,9 @@ struct SimConfig {
   bool cpu_simd = false;       // CPU cores compute a SIMD strip of cells at once
   bool checkpoints = true;     // keep checkpoints for seek(); the CLI turns them off
   std::size_t checkpoint_budget_bytes = std::size_t{256} << 20;
+  // Return from the constructor once cycle 0 exists and simulate the rest on a thread of its
+  // own; the display can go as far as simulated_cycles(). Off: the constructor runs it all.
+  bool progressive = false;
   double max_warp_instructions = 1.5e9;  // refuse larger requests up front
 };
 
@@ -119,6 +124,9 @@ struct Summary {
   int blocks = 0;
   double waves = 0;              // blocks / (SMs x blocks per SM)
   OccupancyResult occupancy;     // the launch's theoretical occupancy
+  double cpu_progress_at_finish = 0;  // share of C the simulated CPU cores did by the GPU's finish
+  // The busiest moment's resident warps / (SMs x hardware warps per SM), sampled every 256 cycles.
+  double peak_occupancy = 0;
 };
 
 class Simulation {
@@ -134,16 +142,22 @@ class Simulation {
   const CpuPreset& cpu() const;
   const SimConfig& config() const;  // with block and cpu_cores resolved
 
-  // Time.
+  // Time. Nothing moves past simulated_cycles(): a request beyond it stops there.
   void step();                              // one cycle forward
   void run_until(std::int64_t cycle);       // forward only; no-op if already past
   void seek(std::int64_t cycle);            // forward or backward, via checkpoints
   std::int64_t cycle() const;
-  std::int64_t total_cycles() const;        // cycle at which the GPU finishes
+  // Cycle at which the GPU finishes; until complete(), an extrapolation from simulated_fraction().
+  std::int64_t total_cycles() const;
+  bool complete() const;                    // the whole run has been simulated
+  std::int64_t simulated_cycles() const;    // how far the (background) run has got
+  double simulated_fraction() const;        // of the warp instructions; 1 once complete
+  void wait_until_complete() const;         // throws if the background run failed
+  std::string background_error() const;     // why the background run stopped, if it failed
   bool gpu_done() const;
   double cycle_to_ms(std::int64_t cycle) const;
   std::size_t checkpoint_count() const;
-  std::int64_t checkpoint_interval() const;
+  std::size_t checkpoint_bytes() const;
 
   // Geometry.
   int sm_count() const;
@@ -151,6 +165,9 @@ class Simulation {
   int lanes_per_warp() const { return 32; }
   int block_dim() const;                    // threads per block side
   int grid_x() const, grid_y() const;
+  int blocks_per_sm() const;                // resident at once on one SM (the occupancy)
+  // Rounds of blocks the chip needs: ceil(blocks / (SMs x blocks per SM)). The last one may be partial.
+  int waves() const;
 
   // State at cycle().
   WarpState warp_state(int sm, int slot) const;
@@ -162,11 +179,14 @@ class Simulation {
   void export_warp_states(std::span<std::uint8_t> out) const;
 
   // The output matrix. Finish cycles and owners come from the full run; a cell is done at
-  // cycle() when its finish cycle <= cycle(). Owner: the SM index.
+  // cycle() when its finish cycle <= cycle(). Owner: the SM index. The three spans wait for
+  // complete(); the UI uses c_done() and export_c_owners(), which never wait.
   std::span<const std::int64_t> c_finish_cycle() const;   // INT64_MAX: never (can't happen)
   std::span<const std::int32_t> c_done_by_sm() const;
   std::span<const float> c_values() const;                 // final simulated C
   bool c_done(int row, int col) const;
+  // Per cell of C (row-major): the SM that finished it by cycle(), or -1.
+  void export_c_owners(std::span<std::int32_t> out) const;
   long long c_done_count() const;                          // at cycle()
 
   // CPU cores on the same clock (converted by the clock ratio).
@@ -176,9 +196,11 @@ class Simulation {
   long long cpu_cells_done() const;
   bool cpu_cell_done(int row, int col) const;
   int cpu_cell_owner(int row, int col) const;               // the core the cell is assigned to
+  // Per cell of C (row-major): the core that finished it by cycle(), or -1.
+  void export_cpu_owners(std::span<std::int32_t> out) const;
   double cpu_clock_ratio() const;                           // CPU cycles per GPU cycle
 
-  Summary summary() const;   // from the full run
+  Summary summary() const;   // from the full run: waits for complete()
   std::uint64_t digest() const;  // hash of the whole state at cycle(), for determinism checks
 
  private:

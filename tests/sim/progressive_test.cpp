@@ -1,0 +1,132 @@
+// The progressive simulation: the display follows a background run and must land on exactly the
+// states, totals and C a blocking run gives, never show a cycle that has not been simulated, and
+// keep its checkpoints within budget.
+#include <chrono>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "warpscope/sim/presets.hpp"
+#include "warpscope/sim/simulation.hpp"
+
+using namespace ws::sim;
+
+namespace {
+
+SimConfig config(Kernel k, int size, bool progressive) {
+  SimConfig c;
+  c.kernel = k;
+  c.shape = {size, size, size};
+  c.block = 16;
+  c.progressive = progressive;
+  return c;
+}
+
+}  // namespace
+
+TEST(SimProgressive, SameStatesTotalsAndCAsABlockingRun) {
+  for (Kernel k : {Kernel::tiled, Kernel::naive}) {
+    Simulation blocking(find_gpu("h100"), find_cpu("i7-3960x"), config(k, 96, false));
+    Simulation progressive(find_gpu("h100"), find_cpu("i7-3960x"), config(k, 96, true));
+    EXPECT_EQ(progressive.cycle(), 0);
+    progressive.wait_until_complete();
+    ASSERT_TRUE(progressive.complete());
+    EXPECT_EQ(progressive.total_cycles(), blocking.total_cycles());
+    EXPECT_EQ(progressive.summary().warp_instructions, blocking.summary().warp_instructions);
+    EXPECT_EQ(progressive.summary().dram_bytes, blocking.summary().dram_bytes);
+    EXPECT_EQ(progressive.summary().peak_occupancy, blocking.summary().peak_occupancy);
+    EXPECT_EQ(progressive.summary().cpu_progress_at_finish, blocking.summary().cpu_progress_at_finish);
+    const std::int64_t t = blocking.total_cycles();
+    for (std::int64_t c : {t / 5, t / 2, t - 1, t, std::int64_t{3}}) {
+      blocking.seek(c);
+      progressive.seek(c);
+      ASSERT_EQ(progressive.cycle(), c);
+      ASSERT_EQ(progressive.digest(), blocking.digest()) << "cycle " << c;
+    }
+    const auto a = blocking.c_values(), b = progressive.c_values();
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i], b[i]);
+  }
+}
+
+TEST(SimProgressive, TheDisplayNeverRunsAheadOfTheSimulation) {
+  // Big enough that the background run is still going when the first checks run.
+  Simulation s(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 512, true));
+  const std::int64_t first = s.simulated_cycles();
+  s.seek(1'000'000'000);
+  EXPECT_LE(s.cycle(), s.simulated_cycles());
+  if (!s.complete()) {
+    EXPECT_LT(s.simulated_fraction(), 1.0);
+    EXPECT_GT(s.total_cycles(), s.simulated_cycles()) << "the extrapolated end lies past what exists";
+  }
+  s.run_until(1'000'000'000);
+  EXPECT_LE(s.cycle(), s.simulated_cycles());
+  EXPECT_GE(s.simulated_cycles(), first);
+  s.wait_until_complete();
+  EXPECT_EQ(s.simulated_fraction(), 1.0);
+  s.seek(s.total_cycles());
+  EXPECT_EQ(s.cycle(), s.total_cycles());
+  EXPECT_TRUE(s.gpu_done());
+  EXPECT_EQ(s.c_done_count(), 512LL * 512);
+}
+
+TEST(SimProgressive, CellOwnersMatchTheFullRun) {
+  Simulation s(find_gpu("gtx580"), find_cpu("i7-3960x"), config(Kernel::tiled, 80, true));
+  s.wait_until_complete();
+  std::vector<std::int32_t> owners(80 * 80), cpu(80 * 80);
+  s.seek(s.total_cycles() / 2);
+  s.export_c_owners(owners);
+  s.export_cpu_owners(cpu);
+  const auto finish = s.c_finish_cycle();
+  const auto by = s.c_done_by_sm();
+  long long done = 0, cpu_done = 0;
+  for (std::size_t i = 0; i < owners.size(); ++i) {
+    const int row = static_cast<int>(i / 80), col = static_cast<int>(i % 80);
+    ASSERT_EQ(owners[i], finish[i] <= s.cycle() ? by[i] : -1) << "cell " << i;
+    ASSERT_EQ(cpu[i] >= 0, s.cpu_cell_done(row, col)) << "cell " << i;
+    if (cpu[i] >= 0) {
+      ASSERT_EQ(cpu[i], s.cpu_cell_owner(row, col));
+      ++cpu_done;
+    }
+    done += owners[i] >= 0;
+  }
+  EXPECT_EQ(done, s.c_done_count());
+  EXPECT_EQ(cpu_done, s.cpu_cells_done());
+}
+
+TEST(SimProgressive, CheckpointsStayWithinTheirBudget) {
+  SimConfig cfg = config(Kernel::tiled, 256, true);
+  cfg.checkpoint_budget_bytes = std::size_t{24} << 20;
+  Simulation s(find_gpu("h100"), find_cpu("i7-3960x"), cfg);
+  s.wait_until_complete();
+  EXPECT_GE(s.checkpoint_count(), 2u);
+  EXPECT_LE(s.checkpoint_bytes(), cfg.checkpoint_budget_bytes);
+  // Every cycle is still reachable, exactly.
+  Simulation fresh(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 256, false));
+  const std::int64_t target = s.total_cycles() * 2 / 3 + 7;
+  s.seek(target);
+  fresh.run_until(target);
+  EXPECT_EQ(s.digest(), fresh.digest());
+}
+
+TEST(SimProgressive, DroppingARunningSimulationStopsItsThread) {
+  const auto start = std::chrono::steady_clock::now();
+  {
+    Simulation s(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 1024, true));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_FALSE(s.complete());
+  }
+  // A 1024³ run takes seconds; stopping it must not wait for the end.
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+}
+
+TEST(SimProgressive, WaveCountFromTheLaunch) {
+  // 1024² of 16×16 blocks on 132 SMs at 8 blocks per SM: 4096 blocks over 1056 per wave.
+  Simulation s(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 1024, true));
+  EXPECT_EQ(s.blocks_per_sm(), 8);
+  EXPECT_EQ(s.waves(), 4);
+  Simulation one(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 64, true));
+  EXPECT_EQ(one.waves(), 1);
+}

@@ -1,5 +1,8 @@
 // The GPU engine. One warp instruction at a time, per warp, with its 32 lanes' arithmetic done in a
-// tight loop; idle stretches (every warp waiting) are skipped by jumping to the next event.
+// tight loop; idle stretches (every warp waiting) are skipped by jumping to the next event. Each SM
+// runs alone through a stretch of cycles (its few tens of kB stay in the host's cache) and what
+// the SMs share is settled afterwards in the lockstep order, so every result is what a loop over
+// all SMs cycle by cycle gives (see run_to).
 #include "gpu_model.hpp"
 
 #include <algorithm>
@@ -12,7 +15,7 @@ namespace {
 
 std::int64_t ceil_cycle(double t) {
   auto i = static_cast<std::int64_t>(t);
-  return i < t ? i + 1 : i;
+  return i + static_cast<std::int64_t>(static_cast<double>(i) < t);  // no branch: t's fraction is data
 }
 std::uint64_t align256(std::uint64_t x) { return (x + 255) & ~std::uint64_t{255}; }
 
@@ -32,8 +35,125 @@ FmaRow pick_fma_row() {
   return __builtin_cpu_supports("fma") ? &fma_row_hw : &fma_row_generic;
 }
 const FmaRow fma_row = pick_fma_row();
+#endif
+
+// A run of a tiled warp's FFMAs, k = k0..k1-1 in order, for n lanes: acc[i] = fma(a[k], b[k*ld + i],
+// acc[i]), the same operations in the same order as one fma_row per FFMA, with the sums kept
+// off the shared-memory arrays so they can stay in registers.
+void fma_run_generic(const float* a, const float* b, int ld, int k0, int k1, float* acc, int n) {
+  float t[32];
+  std::memcpy(t, acc, sizeof(float) * n);
+  for (int k = k0; k < k1; ++k)
+    for (int i = 0; i < n; ++i) t[i] = __builtin_fmaf(a[k], b[k * ld + i], t[i]);
+  std::memcpy(acc, t, sizeof(float) * n);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("fma"))) void fma_run_hw(const float* a, const float* b, int ld, int k0, int k1, float* acc,
+                                               int n) {
+  float t[32];
+  std::memcpy(t, acc, sizeof(float) * n);
+  for (int k = k0; k < k1; ++k)
+    for (int i = 0; i < n; ++i) t[i] = __builtin_fmaf(a[k], b[k * ld + i], t[i]);
+  std::memcpy(acc, t, sizeof(float) * n);
+}
+using FmaRun = void (*)(const float*, const float*, int, int, int, float*, int);
+FmaRun pick_fma_run() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("fma") ? &fma_run_hw : &fma_run_generic;
+}
+const FmaRun fma_run = pick_fma_run();
 #else
 constexpr auto fma_row = &fma_row_generic;
+constexpr auto fma_run = &fma_run_generic;
+#endif
+
+// A scheduler's pick over its warps' short arrays: the oldest ready warp whose pipe is free
+// (ages are unique, so the oldest is one warp), how many such warps, and the soonest time one of
+// the others can issue: its ready time, or for a ready warp held by a busy pipe, when the pipe
+// frees. busy_at[pipe] is that time for a busy pipe (always after c), -1 for a free one or none.
+struct ScanResult {
+  int best;
+  int count;
+  std::int64_t soonest;
+};
+
+ScanResult scan_generic(const std::int64_t* ready, const std::int64_t* age, const std::uint8_t* pipe, int n,
+                        std::int64_t c, const std::int64_t* busy_at, std::int64_t soonest) {
+  std::int64_t best_age = kNever;
+  int best = -1, count = 0;
+  for (int j = 0; j < n; ++j) {
+    const std::int64_t r = ready[j];
+    const std::int64_t b = busy_at[pipe[j]];
+    const bool is_ready = r <= c;
+    const std::int64_t key = is_ready && b < 0 ? age[j] : kNever;
+    const std::int64_t when = !is_ready ? r : (b < 0 ? kNever : b);
+    soonest = when < soonest ? when : soonest;
+    count += key < kNever;
+    best = key < best_age ? j : best;
+    best_age = key < best_age ? key : best_age;
+  }
+  return {best, count, soonest};
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// The same, four warps per step: this scan is the engine's hottest loop.
+__attribute__((target("avx2"))) ScanResult scan_avx2(const std::int64_t* ready, const std::int64_t* age,
+                                                     const std::uint8_t* pipe, int n, std::int64_t c,
+                                                     const std::int64_t* busy_at, std::int64_t soonest) {
+  using V = long long __attribute__((vector_size(32)));
+  const V cv = {c, c, c, c}, never = {kNever, kNever, kNever, kNever}, zero = {0, 0, 0, 0};
+  V vsoon = {soonest, soonest, soonest, soonest}, vkey = never, vidx = {-1, -1, -1, -1};
+  V vcount = zero, idx = {0, 1, 2, 3};
+  const V four = {4, 4, 4, 4};
+  int j = 0;
+  for (; j + 4 <= n; j += 4) {
+    V r, a;
+    std::memcpy(&r, ready + j, sizeof r);
+    std::memcpy(&a, age + j, sizeof a);
+    const V b = {busy_at[pipe[j]], busy_at[pipe[j + 1]], busy_at[pipe[j + 2]], busy_at[pipe[j + 3]]};
+    const V not_ready = r > cv;  // -1 where true
+    const V free = b < zero;
+    const V cand = ~not_ready & free;
+    const V key = cand ? a : never;
+    const V when = not_ready ? r : (free ? never : b);
+    vsoon = when < vsoon ? when : vsoon;
+    vcount -= cand;
+    const V better = key < vkey;
+    vidx = better ? idx : vidx;
+    vkey = better ? key : vkey;
+    idx += four;
+  }
+  std::int64_t best_age = kNever;
+  int best = -1, count = 0;
+  for (int l = 0; l < 4; ++l) {
+    soonest = vsoon[l] < soonest ? vsoon[l] : soonest;
+    count += static_cast<int>(vcount[l]);
+    const bool better = vkey[l] < best_age;
+    best = better ? static_cast<int>(vidx[l]) : best;
+    best_age = better ? vkey[l] : best_age;
+  }
+  for (; j < n; ++j) {
+    const std::int64_t r = ready[j];
+    const std::int64_t b = busy_at[pipe[j]];
+    const bool is_ready = r <= c;
+    const std::int64_t key = is_ready && b < 0 ? age[j] : kNever;
+    const std::int64_t when = !is_ready ? r : (b < 0 ? kNever : b);
+    soonest = when < soonest ? when : soonest;
+    count += key < kNever;
+    best = key < best_age ? j : best;
+    best_age = key < best_age ? key : best_age;
+  }
+  return {best, count, soonest};
+}
+using Scan = ScanResult (*)(const std::int64_t*, const std::int64_t*, const std::uint8_t*, int, std::int64_t,
+                            const std::int64_t*, std::int64_t);
+Scan pick_scan() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") ? &scan_avx2 : &scan_generic;
+}
+const Scan scan = pick_scan();
+#else
+constexpr auto scan = &scan_generic;
 #endif
 
 // Shared-memory wavefronts for one warp access: the most distinct words any bank must serve,
@@ -140,6 +260,26 @@ GpuSetup make_setup(const GpuPreset& g, const SimConfig& cfg, const float* a, co
 }
 
 GpuModel::GpuModel(GpuSetup setup, GpuOutputs* out) : s_(std::move(setup)), out_(out) {
+  // SMs meet only in the L2/DRAM queues and the block queue. A load that leaves the SM completes
+  // no sooner than an L2 hit's (or, without L2, DRAM's) latency after it issues, and a placed
+  // block's warps issue no sooner than block_launch after it was placed. So each SM can run alone
+  // ahead of the slowest one by up to that load latency (and past its own finished block by up
+  // to block_launch) while its requests are logged, then replayed in the lockstep order (see
+  // run_to). The bounds need every queue stage to take time forward and block_launch >= 1;
+  // otherwise requests are settled at once, one cycle at a time, SM after SM.
+  const bool has_l2 = s_.gpu->l2_kb > 0;
+  const bool forward = s_.lsu_cost >= 0 && s_.dram_bytes_per_cycle > 0 && (!has_l2 || s_.l2_bytes_per_cycle > 0);
+  reach_ = std::max<std::int64_t>(1, has_l2 ? std::min(s_.lat.l2_hit, s_.lat.dram) : s_.lat.dram);
+  immediate_ = !forward || s_.lat.block_launch < 1;
+  const int sms = s_.gpu->sm_count;
+  t_.assign(sms, 0);
+  logs_.resize(sms);
+  pools_.resize(sms);
+  first_done_.assign(sms, kNever);
+  pend_n_.assign(static_cast<std::size_t>(sms) * s_.slots * (kUnroll + 2), 0);
+  fma_from_.assign(static_cast<std::size_t>(sms) * s_.slots, 0);
+  slot_j_.resize(s_.slots);
+  for (int slot = 0; slot < s_.slots; ++slot) slot_j_[slot] = slot / s_.nsched;
   if (out_ != nullptr) {
     const std::size_t cells = static_cast<std::size_t>(s_.m) * s_.n;
     out_->finish.assign(cells, kNever);
@@ -165,10 +305,22 @@ void GpuModel::reset() {
   st_.l1.assign(sms, SectorCache(s_.l1_bytes, 128, 32, 4, s_.footprint));
   st_.l2 = SectorCache(static_cast<std::uint64_t>(s_.gpu->l2_kb) * 1024, 128, 32, 16, s_.footprint);
   st_.next_event = kNever;
+  for (auto& l : logs_) l.clear();
+  for (auto& p : pools_) p.clear();
+  std::fill(first_done_.begin(), first_done_.end(), kNever);
+  std::fill(pend_n_.begin(), pend_n_.end(), 0);
+  hidden_.clear();
+  pending_ = 0;
   // Blocks go out breadth-first: one per SM before any SM gets a second.
   for (int r = 0; r < s_.blocks_per_sm; ++r)
     for (int sm = 0; sm < sms && st_.next_block < s_.total_blocks; ++sm) place_block(sm, r, st_.next_block++, 0);
-  process_cycle(0);
+  std::fill(fma_from_.begin(), fma_from_.end(), 0);
+  if (immediate_) {
+    run_cycle(0);
+  } else {
+    std::fill(t_.begin(), t_.end(), -1);
+    run_to(0);
+  }
 }
 
 void GpuModel::account(int sm, std::int64_t c, int delta) {
@@ -180,8 +332,8 @@ void GpuModel::account(int sm, std::int64_t c, int delta) {
   x.resident_warps += delta;
 }
 
-void GpuModel::wake(int sm, int slot, const Warp& w) {
-  Scheduler& q = st_.sched[static_cast<std::size_t>(sm) * s_.nsched + slot % s_.nsched];
+void GpuModel::wake(const Warp& w) {
+  Scheduler& q = st_.sched[w.sched];
   q.next_check = std::min(q.next_check, w.ready_at);
   st_.next_event = std::min(st_.next_event, w.ready_at);
 }
@@ -229,7 +381,7 @@ void GpuModel::place_block(int sm, int bslot, std::int64_t block, std::int64_t c
     set_next(x, c + s_.lat.block_launch - 1);
     x.reason = WaitReason::launch;
     x.wait_since = c;
-    wake(sm, slot, x);
+    wake(x);
   }
 }
 
@@ -240,12 +392,14 @@ bool GpuModel::pipe_ok(const Scheduler& q, Op op, std::int64_t c) const {
 }
 
 // Greedy-then-oldest: keep issuing from the last warp while it can, else the oldest ready warp.
-int GpuModel::pick(int sm, int qi, std::int64_t c, std::int64_t& next, int& candidates) {
-  Scheduler& q = st_.sched[static_cast<std::size_t>(sm) * s_.nsched + qi];
-  const std::size_t base_idx = (static_cast<std::size_t>(sm) * s_.nsched + qi) * s_.per_sched;
+[[gnu::always_inline]] inline int GpuModel::pick(int sm, int qi, std::int64_t c, std::int64_t& next, int& candidates) {
+  const std::size_t qidx = static_cast<std::size_t>(sm) * s_.nsched + qi;
+  Scheduler& q = st_.sched[qidx];
+  const std::size_t base_idx = qidx * s_.per_sched;
   if (q.greedy >= 0) {
-    // Only the scheduler's own short arrays are read here: whole Warp records are cold.
-    const int j = q.greedy / s_.nsched;
+    // Only the scheduler's own short arrays are read here: whole Warp records are cold. The
+    // table spares a division on every pick (nsched is not a constant).
+    const int j = slot_j_[q.greedy];
     const std::uint8_t p = st_.ready_pipe[base_idx + j];
     if (st_.ready[base_idx + j] <= c && (p == 0 || pipe_ok(q, p == 1 ? Op::ffma : Op::alu, c))) {
       candidates = 2;  // others unknown: check again next cycle
@@ -253,80 +407,329 @@ int GpuModel::pick(int sm, int qi, std::int64_t c, std::int64_t& next, int& cand
     }
   }
   // One pass over the scheduler's short arrays, without data-dependent branches: a ready warp
-  // whose pipe is busy is not a candidate but tells when the pipe frees.
+  // whose pipe is busy is not a candidate but tells when the pipe frees. busy_at[pipe] is that
+  // time for a busy pipe (always after c), -1 for a free one or none.
   const std::int64_t* ready = &st_.ready[base_idx];
   const std::int64_t* age = &st_.ready_age[base_idx];
   const std::uint8_t* pipe = &st_.ready_pipe[base_idx];
-  const bool fp_busy = !(q.fp_free < static_cast<double>(c + 1));
   const double alu_free = s_.alu_on_fp_pipe ? q.fp_free : q.alu_free;
-  const bool alu_busy = !(alu_free < static_cast<double>(c + 1));
-  const std::int64_t fp_at = static_cast<std::int64_t>(q.fp_free);
-  const std::int64_t alu_at = static_cast<std::int64_t>(alu_free);
-  std::int64_t best_age = kNever, soonest = next;
-  int best = -1, count = 0;
-  for (int j = 0; j < s_.per_sched; ++j) {
-    const bool is_ready = ready[j] <= c;
-    const bool blocked = (pipe[j] == 1 && fp_busy) || (pipe[j] == 2 && alu_busy);
-    const std::int64_t key = is_ready && !blocked ? age[j] : kNever;
-    const std::int64_t when = !is_ready ? ready[j] : (!blocked ? kNever : (pipe[j] == 1 ? fp_at : alu_at));
-    soonest = when < soonest ? when : soonest;
-    count += key < kNever;
-    best = key < best_age ? j : best;
-    best_age = key < best_age ? key : best_age;
-  }
-  next = soonest;
-  candidates = count;
-  return best < 0 ? -1 : best * s_.nsched + qi;
+  const std::int64_t busy_at[3] = {
+      -1, q.fp_free < static_cast<double>(c + 1) ? -1 : static_cast<std::int64_t>(q.fp_free),
+      alu_free < static_cast<double>(c + 1) ? -1 : static_cast<std::int64_t>(alu_free)};
+  const ScanResult r = scan(ready, age, pipe, s_.per_sched, c, busy_at, next);
+  next = r.soonest;
+  candidates = r.count;
+  return r.best < 0 ? -1 : r.best * s_.nsched + qi;
 }
 
-void GpuModel::process_cycle(std::int64_t c) {
-  st_.now = c;
-  st_.next_event = kNever;
-  std::int64_t next = kNever;
-  const int sms = s_.gpu->sm_count;
-  for (int sm = 0; sm < sms; ++sm) {
-    for (int qi = 0; qi < s_.nsched; ++qi) {
-      Scheduler& q = st_.sched[static_cast<std::size_t>(sm) * s_.nsched + qi];
-      if (q.next_check <= c) {
-        // The scheduler is visited again when its earliest warp can issue: at once if another
-        // candidate was left waiting, else when the soonest waiting warp (or the one that just
-        // issued) is ready. Earlier is always safe; it only costs a visit.
-        std::int64_t qnext = kNever;
-        int candidates = 0;
-        q.next_check = kNever;  // lowered by wake() if this visit releases or places a warp here
-        for (int i = 0; i < s_.issue_width; ++i) {
-          std::int64_t soonest = kNever;
-          const int slot = pick(sm, qi, c, soonest, candidates);
-          qnext = soonest;
-          if (slot < 0) break;
-          q.greedy = slot;
-          Warp& w = st_.warps[static_cast<std::size_t>(sm) * s_.slots + slot];
-          execute(sm, slot, w, c);
-          if (candidates > 1) qnext = c + 1;
-          else qnext = std::min(qnext, st_.ready[w.hot]);
-        }
-        q.next_check = std::min(q.next_check, std::max(c + 1, qnext));
-      }
-      next = std::min(next, q.next_check);
-    }
+[[gnu::always_inline]] inline void GpuModel::visit(int sm, int qi, std::int64_t c) {
+  // The scheduler is visited again when its earliest warp can issue: at once if another
+  // candidate was left waiting, else when the soonest waiting warp (or the one that just
+  // issued) is ready. Earlier is always safe; it only costs a visit.
+  Scheduler& q = st_.sched[static_cast<std::size_t>(sm) * s_.nsched + qi];
+  std::int64_t qnext = kNever;
+  int candidates = 0;
+  q.next_check = kNever;  // lowered by wake() if this visit releases a warp here
+  for (int i = 0; i < s_.issue_width; ++i) {
+    std::int64_t soonest = kNever;
+    const int slot = pick(sm, qi, c, soonest, candidates);
+    qnext = soonest;
+    if (slot < 0) break;
+    q.greedy = slot;
+    Warp& w = st_.warps[static_cast<std::size_t>(sm) * s_.slots + slot];
+    execute(sm, slot, w, c);
+    if (candidates > 1) qnext = c + 1;
+    else qnext = std::min(qnext, st_.ready[w.hot]);
   }
-  st_.next_event = std::min(st_.next_event, next);
+  q.next_check = std::min(q.next_check, std::max(c + 1, qnext));
+}
+
+// One SM from cycle `from` through limit_: each cycle on which one of its schedulers is due,
+// exactly as the lockstep loop would have visited it. limit_ drops when the SM finishes a block.
+void GpuModel::step_sm(int sm, std::int64_t from) {
+  Scheduler* qs = &st_.sched[static_cast<std::size_t>(sm) * s_.nsched];
+  const int n = s_.nsched;
+  for (std::int64_t c = from;; ++c) {
+    std::int64_t due = qs[0].next_check;
+    for (int qi = 1; qi < n; ++qi) due = std::min(due, qs[qi].next_check);
+    c = std::max(c, due);
+    if (c > limit_) return;
+    for (int qi = 0; qi < n; ++qi)
+      if (qs[qi].next_check <= c) visit(sm, qi, c);
+  }
+}
+
+void GpuModel::next_event_from_schedulers() {
+  // What the lockstep loop leaves in next_event: every scheduler's next visit, wakes included.
+  std::int64_t next = kNever;
+  for (const Scheduler& q : st_.sched) next = std::min(next, q.next_check);
+  st_.next_event = next;
+}
+
+// The lockstep loop's cycle c, requests settled as they are made.
+void GpuModel::run_cycle(std::int64_t c) {
+  const int sms = s_.gpu->sm_count;
+  limit_ = c;
+  for (int sm = 0; sm < sms; ++sm) step_sm(sm, c);
+  st_.now = c;
+  next_event_from_schedulers();
 }
 
 void GpuModel::advance_to(std::int64_t target) {
-  while (st_.now < target) {
-    const std::int64_t nx = std::max(st_.now + 1, st_.next_event);
-    if (nx > target) {
-      st_.now = target;
+  if (st_.now >= target) return;
+  // Between calls the state is whole (it may just have been restored from a copy): every FFMA
+  // issued is in the sums, and every SM stands at now.
+  ffmas_applied();
+  if (immediate_) {
+    while (st_.now < target) {
+      const std::int64_t nx = std::max(st_.now + 1, st_.next_event);
+      if (nx > target) {
+        st_.now = target;
+        break;
+      }
+      run_cycle(nx);
+    }
+  } else {
+    std::fill(t_.begin(), t_.end(), st_.now);
+    run_to(target);
+  }
+  apply_all_ffmas();
+}
+
+// How many of its tile's FFMAs a tiled warp has issued: phase 5 is before kk, phase 6 at kk + sub.
+static int ffmas_issued(const Warp& w) { return w.phase == 5 ? w.kk : (w.phase == 6 ? w.kk + w.sub : 0); }
+
+void GpuModel::ffmas_applied() {
+  if (s_.kernel != Kernel::tiled) return;
+  for (std::size_t i = 0; i < st_.warps.size(); ++i) fma_from_[i] = static_cast<std::uint16_t>(ffmas_issued(st_.warps[i]));
+}
+
+void GpuModel::apply_all_ffmas() {
+  if (s_.kernel != Kernel::tiled) return;
+  const int sms = s_.gpu->sm_count;
+  for (int sm = 0; sm < sms; ++sm)
+    for (int slot = 0; slot < s_.slots; ++slot) {
+      const Warp& w = st_.warps[static_cast<std::size_t>(sm) * s_.slots + slot];
+      if (w.block >= 0 && !w.done) apply_ffmas(sm, slot, w, ffmas_issued(w));
+    }
+}
+
+// The warp's FFMAs of its current tile from the last one applied up to (not including) upto.
+void GpuModel::apply_ffmas(int sm, int slot, const Warp& w, int upto) {
+  const std::size_t widx = static_cast<std::size_t>(sm) * s_.slots + slot;
+  const int from = fma_from_[widx];
+  if (upto <= from) return;
+  const int B = s_.bdim;
+  const float* as = st_.smem.data() + (static_cast<std::size_t>(sm) * s_.blocks_per_sm + w.bslot) * 2 * s_.threads;
+  const float* bs = as + s_.threads;
+  float* acc = &st_.acc[widx * 32];
+  for (const Segment& g : s_.segs[w.wib]) fma_run(as + g.ty * B, bs + g.tx0, B, from, upto, acc + g.lane0, g.tx1 - g.tx0);
+  fma_from_[widx] = static_cast<std::uint16_t>(upto);
+}
+
+// Rounds: h is the cycle every SM has reached. Each SM runs on to h + reach_ (no load issued
+// after h can complete before then), and never past block_launch - 1 cycles after a block of its
+// own finished unsettled (the block that replaces it is not known yet). Then every request made
+// up to the new h is final, and is settled in lockstep order. Everything an SM cannot see before
+// it is settled (load results, the placed block) lies after where the SM stands, so the
+// state at `target`, where all SMs end, is the lockstep state.
+void GpuModel::run_to(std::int64_t target) {
+  const int sms = s_.gpu->sm_count;
+  for (;;) {
+    std::int64_t h = *std::min_element(t_.begin(), t_.end());
+    if (h >= target) break;
+    if (pending_ == 0 && hidden_.empty()) {
+      // Nothing in flight between SMs: skip the stretch in which no scheduler is due.
+      std::int64_t next = kNever;
+      for (const Scheduler& q : st_.sched) next = std::min(next, q.next_check);
+      const std::int64_t idle_to = std::min(target, next - 1);
+      if (idle_to > h) {
+        for (auto& t : t_) t = std::max(t, idle_to);
+        h = *std::min_element(t_.begin(), t_.end());
+        if (h >= target) break;
+      }
+    }
+    for (int sm = 0; sm < sms; ++sm) {
+      limit_ = std::min(target, h + reach_);
+      if (first_done_[sm] != kNever) limit_ = std::min(limit_, first_done_[sm] + s_.lat.block_launch - 1);
+      if (limit_ <= t_[sm]) continue;
+      step_sm(sm, t_[sm] + 1);
+      t_[sm] = limit_;
+    }
+    settle_upto(*std::min_element(t_.begin(), t_.end()));
+  }
+  st_.now = target;
+  next_event_from_schedulers();
+}
+
+void GpuModel::defer(const Deferred& d) {
+  if (immediate_) {
+    settle(d);
+    pools_[d.sm].clear();
+    return;
+  }
+  if (d.kind == Deferred::load) {
+    st_.warps[d.warp].pend |= static_cast<std::uint8_t>(1u << d.dep);
+    ++pend_n_[static_cast<std::size_t>(d.warp) * (kUnroll + 2) + d.dep];
+  } else if (d.kind == Deferred::block_done) {
+    first_done_[d.sm] = std::min(first_done_[d.sm], d.c);
+    limit_ = std::min(limit_, d.c + s_.lat.block_launch - 1);
+  }
+  logs_[d.sm].push_back(d);
+  ++pending_;
+}
+
+void GpuModel::write_dep(Warp& w, int dep, std::int64_t t, bool is_max, int sm, std::int64_t c) {
+  if ((w.pend >> dep) & 1) {
+    // An earlier load into this dependency is still logged: keep the writes in order.
+    Deferred d;
+    d.c = c;
+    d.sm = sm;
+    d.kind = Deferred::write;
+    d.dep = static_cast<std::uint8_t>(dep);
+    d.is_max = is_max;
+    d.warp = static_cast<std::int32_t>(&w - st_.warps.data());
+    d.value = t;
+    ++pend_n_[static_cast<std::size_t>(d.warp) * (kUnroll + 2) + dep];
+    logs_[sm].push_back(d);
+    ++pending_;
+    return;
+  }
+  std::int64_t& x = dep < kUnroll ? w.dep[dep] : (dep == kUnroll ? w.dep_a : w.dep_b);
+  x = is_max ? std::max(x, t) : t;
+}
+
+// Every request made up to cycle h, in the lockstep order: cycle, then SM, then issue order
+// within the SM (each SM's log is in issue order).
+void GpuModel::settle_upto(std::int64_t h) {
+  const int sms = s_.gpu->sm_count;
+  order_.clear();
+  std::int64_t lo = kNever;
+  for (int sm = 0; sm < sms; ++sm) {
+    const auto& l = logs_[sm];
+    for (std::size_t i = 0; i < l.size() && l[i].c <= h; ++i) {
+      order_.push_back({sm, static_cast<std::int32_t>(i)});
+      lo = std::min(lo, l[i].c);
+    }
+  }
+  if (!order_.empty()) {
+    // order_ is SM-major; a stable sort by cycle gives (cycle, SM, issue order).
+    const auto span = static_cast<std::size_t>(h - lo) + 2;
+    if (span <= 1u << 16) {
+      count_.assign(span, 0);
+      for (const auto& r : order_) ++count_[static_cast<std::size_t>(logs_[r.sm][r.i].c - lo) + 1];
+      for (std::size_t i = 1; i < span; ++i) count_[i] += count_[i - 1];
+      sorted_.resize(order_.size());
+      for (const auto& r : order_) sorted_[count_[static_cast<std::size_t>(logs_[r.sm][r.i].c - lo)]++] = r;
+    } else {
+      sorted_ = order_;
+      std::stable_sort(sorted_.begin(), sorted_.end(),
+                       [&](const Ref& x, const Ref& y) { return logs_[x.sm][x.i].c < logs_[y.sm][y.i].c; });
+    }
+    for (const auto& r : sorted_) {
+      const Deferred& d = logs_[r.sm][r.i];
+      settle(d);
+      if (d.kind == Deferred::load || d.kind == Deferred::write) {
+        if (--pend_n_[static_cast<std::size_t>(d.warp) * (kUnroll + 2) + d.dep] == 0)
+          st_.warps[d.warp].pend &= static_cast<std::uint8_t>(~(1u << d.dep));
+      }
+    }
+    pending_ -= order_.size();
+    // Drop what was settled; the sectors of what is left move to the front of the pool.
+    for (int sm = 0; sm < sms; ++sm) {
+      auto& l = logs_[sm];
+      std::size_t k = 0;
+      while (k < l.size() && l[k].c <= h) ++k;
+      if (k == 0) continue;
+      auto& pool = pools_[sm];
+      std::size_t drop = pool.size();
+      for (std::size_t i = k; i < l.size(); ++i)
+        if (l[i].kind == Deferred::load || l[i].kind == Deferred::store) {
+          drop = l[i].sec0;
+          break;
+        }
+      l.erase(l.begin(), l.begin() + static_cast<std::ptrdiff_t>(k));
+      pool.erase(pool.begin(), pool.begin() + static_cast<std::ptrdiff_t>(drop));
+      first_done_[sm] = kNever;
+      for (auto& d : l) {
+        if (d.kind == Deferred::load || d.kind == Deferred::store) d.sec0 -= static_cast<std::uint32_t>(drop);
+        if (d.kind == Deferred::block_done) first_done_[sm] = std::min(first_done_[sm], d.c);
+      }
+    }
+  }
+  // Warps whose loads are all known now get the wait they were hidden behind, as the lockstep
+  // loop set it. Each such wait ends after where its SM stands, where min() puts it into
+  // next_check just as the lockstep loop's visits would have.
+  if (!hidden_.empty()) {
+    retry_.swap(hidden_);
+    hidden_.clear();
+    for (std::int32_t i : retry_) {
+      Warp& w = st_.warps[static_cast<std::size_t>(i)];
+      set_next(w, w.wait_since);  // hides it again while a load it reads is still logged
+      if (w.ready_at != kNever) wake(w);
+    }
+    retry_.clear();
+  }
+}
+
+void GpuModel::settle(const Deferred& d) {
+  switch (d.kind) {
+    case Deferred::load: {
+      int l2_hits = 0, dram = 0;
+      const bool has_l2 = st_.l2.enabled();
+      for (std::uint32_t i = 0; i < d.nsec; ++i) {
+        if (has_l2 && st_.l2.access(pools_[d.sm][d.sec0 + i] << 5)) ++l2_hits;
+        else ++dram;
+      }
+      if (has_l2) {
+        st_.l2_hits += l2_hits;
+        st_.l2_misses += dram;
+      }
+      double done = d.done;
+      double t2 = d.t1;
+      const int to_l2 = has_l2 ? l2_hits + dram : 0;
+      if (to_l2 > 0) {
+        t2 = std::max(st_.l2_free, d.t1) + to_l2 * 32.0 / s_.l2_bytes_per_cycle;
+        st_.l2_free = t2;
+        if (l2_hits > 0) done = std::max(done, t2 + s_.lat.l2_hit);
+      }
+      if (dram > 0) {
+        const double t3 = std::max(st_.dram_free, t2) + dram * 32.0 / s_.dram_bytes_per_cycle;
+        st_.dram_free = t3;
+        st_.dram_bytes += 32ull * dram;
+        done = std::max(done, t3 + s_.lat.dram);
+      }
+      const std::int64_t t = std::max(d.c + 1, ceil_cycle(done));
+      Warp& w = st_.warps[static_cast<std::size_t>(d.warp)];
+      std::int64_t& x = d.dep < kUnroll ? w.dep[d.dep] : (d.dep == kUnroll ? w.dep_a : w.dep_b);
+      x = d.is_max ? std::max(x, t) : t;
       break;
     }
-    process_cycle(nx);
+    case Deferred::write: {
+      Warp& w = st_.warps[static_cast<std::size_t>(d.warp)];
+      std::int64_t& x = d.dep < kUnroll ? w.dep[d.dep] : (d.dep == kUnroll ? w.dep_a : w.dep_b);
+      x = d.is_max ? std::max(x, d.value) : d.value;
+      break;
+    }
+    case Deferred::store: {
+      double t2 = d.t1;
+      if (st_.l2.enabled()) {
+        for (std::uint32_t i = 0; i < d.nsec; ++i) st_.l2.access(pools_[d.sm][d.sec0 + i] << 5);
+        t2 = std::max(st_.l2_free, d.t1) + d.nsec * 32.0 / s_.l2_bytes_per_cycle;
+        st_.l2_free = t2;
+      }
+      st_.dram_free = std::max(st_.dram_free, t2) + d.nsec * 32.0 / s_.dram_bytes_per_cycle;
+      st_.dram_bytes += 32ull * d.nsec;
+      break;
+    }
+    case Deferred::block_done: complete_block(d.sm, d.warp, d.c); break;
   }
 }
 
 void GpuModel::set_next(Warp& w, std::int64_t base) {
   std::int64_t dep = 0;
   WaitReason why = WaitReason::none;
+  unsigned reads = 0;  // dependencies read, as pend bits
   auto need = [&](std::int64_t t, WaitReason r) {
     if (t > dep) {
       dep = t;
@@ -338,6 +741,7 @@ void GpuModel::set_next(Warp& w, std::int64_t base) {
       case 0: w.op = w.sub % 2 == 0 ? Op::ldg_a : Op::ldg_b; break;
       case 1:
         w.op = Op::ffma;
+        reads = 1u << w.sub;
         need(w.dep[w.sub], WaitReason::global_memory);
         need(w.acc_ready, WaitReason::dependency);
         break;
@@ -351,12 +755,13 @@ void GpuModel::set_next(Warp& w, std::int64_t base) {
     switch (w.phase) {
       case 0: w.op = Op::ldg_a; break;
       case 1: w.op = Op::ldg_b; break;
-      case 2: w.op = Op::sts_a; need(w.dep_a, WaitReason::global_memory); break;
-      case 3: w.op = Op::sts_b; need(w.dep_b, WaitReason::global_memory); break;
+      case 2: w.op = Op::sts_a; reads = 1u << kUnroll; need(w.dep_a, WaitReason::global_memory); break;
+      case 3: w.op = Op::sts_b; reads = 2u << kUnroll; need(w.dep_b, WaitReason::global_memory); break;
       case 4: case 7: w.op = Op::bar; break;
       case 5: w.op = w.sub == 0 ? Op::lds_a : Op::lds_b; break;
       case 6:
         w.op = Op::ffma;
+        reads = (1u << kUnroll) | (1u << w.sub);
         need(w.dep_a, WaitReason::shared_memory);
         need(w.dep[w.sub], WaitReason::shared_memory);
         need(w.acc_ready, WaitReason::dependency);
@@ -369,6 +774,16 @@ void GpuModel::set_next(Warp& w, std::int64_t base) {
     }
   }
   w.wait_since = base;
+  st_.ready_pipe[w.hot] = w.op == Op::ffma ? 1 : (w.op == Op::alu ? 2 : 0);
+  if ((w.pend & reads) != 0) {
+    // Waits on a load still in its SM's log, which completes after the SM may run to: not
+    // ready before then, and its ready_at is set when the load is settled (settle_upto).
+    w.ready_at = kNever;
+    w.reason = WaitReason::global_memory;
+    st_.ready[w.hot] = kNever;
+    hidden_.push_back(static_cast<std::int32_t>(&w - st_.warps.data()));
+    return;
+  }
   if (dep > base + 1) {
     w.ready_at = dep;
     w.reason = why;
@@ -377,10 +792,9 @@ void GpuModel::set_next(Warp& w, std::int64_t base) {
     w.reason = WaitReason::none;
   }
   st_.ready[w.hot] = w.ready_at;
-  st_.ready_pipe[w.hot] = w.op == Op::ffma ? 1 : (w.op == Op::alu ? 2 : 0);
 }
 
-std::int64_t GpuModel::global_load(int sm, const Warp& w, bool is_a, std::int64_t c) {
+void GpuModel::global_load(int sm, Warp& w, bool is_a, std::int64_t c, int dep, bool is_max) {
   std::uint64_t sectors[96];
   int ns = 0;
   auto add_range = [&](std::uint64_t first, std::uint64_t end) {
@@ -410,34 +824,29 @@ std::int64_t GpuModel::global_load(int sm, const Warp& w, bool is_a, std::int64_
       }
     }
   }
-  if (ns == 0) return c + 1;  // every lane out of range: nothing leaves the SM
-  std::sort(sectors, sectors + ns);
+  if (ns == 0) {  // every lane out of range: nothing leaves the SM
+    write_dep(w, dep, c + 1, is_max, sm, c);
+    return;
+  }
+  // Segments go up the block's rows, so the sectors usually come sorted already.
+  if (!std::is_sorted(sectors, sectors + ns)) std::sort(sectors, sectors + ns);
   ns = static_cast<int>(std::unique(sectors, sectors + ns) - sectors);
   int lines = 1;
   for (int i = 1; i < ns; ++i) lines += (sectors[i] >> 2) != (sectors[i - 1] >> 2);
 
-  int l1_hits = 0, l2_hits = 0, dram = 0;
+  // L1 is the SM's own; what misses it goes on to the shared L2 and DRAM queues (settle()).
+  int l1_hits = 0;
   SectorCache& l1 = st_.l1[sm];
-  const bool has_l1 = l1.enabled(), has_l2 = st_.l2.enabled();
+  const bool has_l1 = l1.enabled();
+  auto& pool = pools_[sm];
+  const auto sec0 = static_cast<std::uint32_t>(pool.size());
   for (int i = 0; i < ns; ++i) {
-    const std::uint64_t addr = sectors[i] << 5;
-    if (has_l1 && l1.access(addr)) {
-      ++l1_hits;
-      continue;
-    }
-    if (has_l2 && st_.l2.access(addr)) {
-      ++l2_hits;
-      continue;
-    }
-    ++dram;
+    if (has_l1 && l1.access(sectors[i] << 5)) ++l1_hits;
+    else pool.push_back(sectors[i]);
   }
   if (has_l1) {
     st_.l1_hits += l1_hits;
     st_.l1_misses += ns - l1_hits;
-  }
-  if (has_l2) {
-    st_.l2_hits += l2_hits;
-    st_.l2_misses += dram;
   }
 
   // Each stage is a queue: the L1 tag stage per SM (one 128-byte line per wavefront), the L2
@@ -446,22 +855,24 @@ std::int64_t GpuModel::global_load(int sm, const Warp& w, bool is_a, std::int64_
   SmState& x = st_.sms[sm];
   const double t1 = std::max(x.lsu_free, static_cast<double>(c)) + lines * s_.lsu_cost;
   x.lsu_free = t1;
-  double done = 0;
-  if (l1_hits > 0) done = t1 + s_.lat.l1_hit;
-  double t2 = t1;
-  const int to_l2 = has_l2 ? l2_hits + dram : 0;
-  if (to_l2 > 0) {
-    t2 = std::max(st_.l2_free, t1) + to_l2 * 32.0 / s_.l2_bytes_per_cycle;
-    st_.l2_free = t2;
-    if (l2_hits > 0) done = std::max(done, t2 + s_.lat.l2_hit);
+  const double done = l1_hits > 0 ? t1 + s_.lat.l1_hit : 0;
+  if (l1_hits == ns) {
+    pool.resize(sec0);
+    write_dep(w, dep, std::max(c + 1, ceil_cycle(done)), is_max, sm, c);
+    return;
   }
-  if (dram > 0) {
-    const double t3 = std::max(st_.dram_free, t2) + dram * 32.0 / s_.dram_bytes_per_cycle;
-    st_.dram_free = t3;
-    st_.dram_bytes += 32ull * dram;
-    done = std::max(done, t3 + s_.lat.dram);
-  }
-  return std::max(c + 1, ceil_cycle(done));
+  Deferred d;
+  d.c = c;
+  d.sm = sm;
+  d.kind = Deferred::load;
+  d.dep = static_cast<std::uint8_t>(dep);
+  d.is_max = is_max;
+  d.warp = static_cast<std::int32_t>(&w - st_.warps.data());
+  d.sec0 = sec0;
+  d.nsec = static_cast<std::uint32_t>(ns - l1_hits);
+  d.t1 = t1;
+  d.done = done;
+  defer(d);
 }
 
 void GpuModel::global_store(int sm, const Warp& w, std::int64_t c) {
@@ -476,7 +887,8 @@ void GpuModel::global_store(int sm, const Warp& w, std::int64_t c) {
     for (std::uint64_t s = first >> 5; s <= (end - 1) >> 5; ++s) sectors[ns++] = s;
   }
   if (ns == 0) return;
-  std::sort(sectors, sectors + ns);
+  // Segments go up the block's rows, so the sectors usually come sorted already.
+  if (!std::is_sorted(sectors, sectors + ns)) std::sort(sectors, sectors + ns);
   ns = static_cast<int>(std::unique(sectors, sectors + ns) - sectors);
   int lines = 1;
   for (int i = 1; i < ns; ++i) lines += (sectors[i] >> 2) != (sectors[i - 1] >> 2);
@@ -484,14 +896,15 @@ void GpuModel::global_store(int sm, const Warp& w, std::int64_t c) {
   SmState& x = st_.sms[sm];
   const double t1 = std::max(x.lsu_free, static_cast<double>(c)) + lines * s_.lsu_cost;
   x.lsu_free = t1;
-  double t2 = t1;
-  if (st_.l2.enabled()) {
-    for (int i = 0; i < ns; ++i) st_.l2.access(sectors[i] << 5);
-    t2 = std::max(st_.l2_free, t1) + ns * 32.0 / s_.l2_bytes_per_cycle;
-    st_.l2_free = t2;
-  }
-  st_.dram_free = std::max(st_.dram_free, t2) + ns * 32.0 / s_.dram_bytes_per_cycle;
-  st_.dram_bytes += 32ull * ns;
+  Deferred d;
+  d.c = c;
+  d.sm = sm;
+  d.kind = Deferred::store;
+  d.sec0 = static_cast<std::uint32_t>(pools_[sm].size());
+  d.nsec = static_cast<std::uint32_t>(ns);
+  d.t1 = t1;
+  pools_[sm].insert(pools_[sm].end(), sectors, sectors + ns);
+  defer(d);
 }
 
 std::int64_t GpuModel::shared_access(int sm, int waves, std::int64_t c) {
@@ -510,6 +923,17 @@ void GpuModel::finish_warp(int sm, Warp& w, std::int64_t c) {
   const int bslot = w.bslot;
   BlockSlot& bs = st_.blocks[static_cast<std::size_t>(sm) * s_.blocks_per_sm + bslot];
   if (--bs.warps_left > 0) return;
+  Deferred d;
+  d.c = c;
+  d.sm = sm;
+  d.kind = Deferred::block_done;
+  d.warp = bslot;
+  defer(d);
+}
+
+// The block queue is shared: what a finished block slot gets next depends on every SM's order.
+void GpuModel::complete_block(int sm, int bslot, std::int64_t c) {
+  BlockSlot& bs = st_.blocks[static_cast<std::size_t>(sm) * s_.blocks_per_sm + bslot];
   ++st_.blocks_done;
   for (int i = 0; i < s_.wpb; ++i) st_.warps[static_cast<std::size_t>(sm) * s_.slots + bslot * s_.wpb + i].block = -1;
   bs.block = -1;
@@ -528,6 +952,64 @@ void GpuModel::execute(int sm, int slot, Warp& w, std::int64_t c) {
   ++st_.instructions;
   ++w.issued;
   w.last_issue = c;
+  // The tiled kernel's inner loop (shared loads, FFMAs) is nine instructions in ten: first, with
+  // only what it needs. Same steps as the general switch below.
+  if (s_.kernel == Kernel::tiled && (w.phase == 5 || w.phase == 6)) {
+    const int B = s_.bdim;
+    const int un = std::min(kUnroll, B - w.kk);
+    if (w.phase == 5) {
+      if (w.sub == 0) write_dep(w, kUnroll, shared_access(sm, s_.lds_a_waves[w.wib], c), false, sm, c);  // LDS.128 of as[ty][kk..kk+3]
+      else write_dep(w, w.sub - 1, shared_access(sm, s_.lds_b_waves[w.wib], c), false, sm, c);
+      if (++w.sub == 1 + un) {
+        w.phase = 6;
+        w.sub = 0;
+      }
+    } else {
+      // The lanes' sums are done in one run when the warp's last FFMA of the tile issues (the
+      // tile's shared memory stays as it is until every warp of the block has passed the barrier
+      // after it), or when advance_to returns (apply_ffmas).
+      const int kk = w.kk + w.sub;
+      if (w.iter * B + kk < s_.k) ++w.k_done;
+      w.acc_ready = c + s_.lat.fma;
+      Scheduler& q = st_.sched[w.sched];
+      q.fp_free = std::max(q.fp_free, static_cast<double>(c)) + s_.fp_cost;
+      if (++w.sub == un) {
+        w.sub = 0;
+        w.kk = static_cast<std::uint16_t>(w.kk + un);
+        w.phase = w.kk < B ? 5 : 7;
+        if (w.phase == 7) {
+          apply_ffmas(sm, slot, w, B);
+          fma_from_[static_cast<std::size_t>(sm) * s_.slots + slot] = 0;
+        }
+      }
+    }
+    if (w.pend != 0) {
+      set_next(w, c);
+      return;
+    }
+    // set_next() for phases 5 to 7, unrolled.
+    std::int64_t dep = 0;
+    WaitReason why = WaitReason::none;
+    if (w.phase == 6) {
+      w.op = Op::ffma;
+      if (w.dep_a > dep) dep = w.dep_a, why = WaitReason::shared_memory;
+      if (w.dep[w.sub] > dep) dep = w.dep[w.sub], why = WaitReason::shared_memory;
+      if (w.acc_ready > dep) dep = w.acc_ready, why = WaitReason::dependency;
+    } else {
+      w.op = w.phase == 7 ? Op::bar : (w.sub == 0 ? Op::lds_a : Op::lds_b);
+    }
+    w.wait_since = c;
+    st_.ready_pipe[w.hot] = w.op == Op::ffma ? 1 : 0;
+    if (dep > c + 1) {
+      w.ready_at = dep;
+      w.reason = why;
+    } else {
+      w.ready_at = c + 1;
+      w.reason = WaitReason::none;
+    }
+    st_.ready[w.hot] = w.ready_at;
+    return;
+  }
   Scheduler& q = st_.sched[w.sched];
   const std::size_t widx = static_cast<std::size_t>(sm) * s_.slots + slot;
   float* acc = &st_.acc[widx * 32];
@@ -568,9 +1050,7 @@ void GpuModel::execute(int sm, int slot, Warp& w, std::int64_t c) {
     const int un = std::min(kUnroll, s_.k - w.iter);
     switch (w.phase) {
       case 0: {
-        const int u = w.sub / 2;
-        const std::int64_t t = global_load(sm, w, w.sub % 2 == 0, c);
-        w.dep[u] = w.sub % 2 == 0 ? t : std::max(w.dep[u], t);
+        global_load(sm, w, w.sub % 2 == 0, c, w.sub / 2, w.sub % 2 != 0);
         if (++w.sub == 2 * un) {
           w.phase = 1;
           w.sub = 0;
@@ -618,8 +1098,8 @@ void GpuModel::execute(int sm, int slot, Warp& w, std::int64_t c) {
   float* bs = as + s_.threads;
   const int t0 = w.iter * B;
   switch (w.phase) {
-    case 0: w.dep_a = global_load(sm, w, true, c); w.phase = 1; break;
-    case 1: w.dep_b = global_load(sm, w, false, c); w.phase = 2; break;
+    case 0: global_load(sm, w, true, c, kUnroll, false); w.phase = 1; break;
+    case 1: global_load(sm, w, false, c, kUnroll + 1, false); w.phase = 2; break;
     case 2:
       for (const Segment& g : segs) {
         const int row = by * B + g.ty;
@@ -662,34 +1142,13 @@ void GpuModel::execute(int sm, int slot, Warp& w, std::int64_t c) {
         set_next(o, c + s_.lat.barrier - 1);
         o.wait_since = arrived_at;
         o.reason = WaitReason::barrier;
-        wake(sm, s2, o);
+        wake(o);
       }
       return;
     }
-    case 5: {
-      const int un = std::min(kUnroll, B - w.kk);
-      if (w.sub == 0) w.dep_a = shared_access(sm, s_.lds_a_waves[w.wib], c);  // LDS.128 of as[ty][kk..kk+3]
-      else w.dep[w.sub - 1] = shared_access(sm, s_.lds_b_waves[w.wib], c);
-      if (++w.sub == 1 + un) {
-        w.phase = 6;
-        w.sub = 0;
-      }
-      break;
-    }
-    case 6: {
-      const int un = std::min(kUnroll, B - w.kk);
-      const int kk = w.kk + w.sub;
-      for (const Segment& g : segs) fma_row(as[g.ty * B + kk], bs + kk * B + g.tx0, acc + g.lane0, g.tx1 - g.tx0);
-      if (t0 + kk < s_.k) ++w.k_done;
-      w.acc_ready = c + s_.lat.fma;
-      use_fp();
-      if (++w.sub == un) {
-        w.sub = 0;
-        w.kk = static_cast<std::uint16_t>(w.kk + un);
-        w.phase = w.kk < B ? 5 : 7;
-      }
-      break;
-    }
+    case 5:
+    case 6:
+      return;  // taken above
     case 8:
       use_alu();
       if (++w.sub == 2) {

@@ -79,6 +79,9 @@ struct Warp {
   WaitReason reason = WaitReason::none;
   bool done = false;
   bool ever = false;
+  // Dependencies (bit per dep[0..3], dep_a, dep_b) whose global load is still in its SM's
+  // request log (see GpuModel::run_to): never set between advance_to calls, so not state.
+  std::uint8_t pend = 0;
 };
 
 struct BlockSlot {
@@ -141,6 +144,22 @@ inline std::int64_t load_finish(const GpuOutputs& out, std::size_t cell) {
   return std::atomic_ref<std::int64_t>(const_cast<std::int64_t&>(out.finish[cell])).load(std::memory_order_acquire);
 }
 
+// A request to what the SMs share (the L2, DRAM and the block queue), made while an SM runs alone
+// ahead of the others and settled later in the order the lockstep engine would have made it.
+struct Deferred {
+  enum Kind : std::uint8_t { load, write, store, block_done };
+  std::int64_t c = 0;
+  std::int32_t sm = 0;
+  Kind kind = load;
+  std::uint8_t dep = 0;     // load, write: which dependency (0..3 dep[], 4 dep_a, 5 dep_b)
+  bool is_max = false;      // load, write: the dependency becomes max(itself, result)
+  std::int32_t warp = 0;    // load, write: global warp index; block_done: block slot
+  std::uint32_t sec0 = 0, nsec = 0;  // load, store: sectors that go past L1, in the sector pool
+  double t1 = 0;            // load, store: when the L1 stage is done
+  double done = 0;          // load: completion from the L1 hits
+  std::int64_t value = 0;   // write: the value
+};
+
 class GpuModel {
  public:
   // `out` null: a replaying model that leaves C to the model that wrote it first.
@@ -157,7 +176,19 @@ class GpuModel {
   std::size_t state_bytes() const;
 
  private:
-  void process_cycle(std::int64_t c);
+  void run_cycle(std::int64_t c);
+  void run_to(std::int64_t target);
+  void next_event_from_schedulers();
+  void step_sm(int sm, std::int64_t from);
+  void visit(int sm, int qi, std::int64_t c);
+  void defer(const Deferred& d);
+  void settle(const Deferred& d);
+  void settle_upto(std::int64_t h);
+  void ffmas_applied();
+  void apply_all_ffmas();
+  void apply_ffmas(int sm, int slot, const Warp& w, int upto);
+  void write_dep(Warp& w, int dep, std::int64_t t, bool is_max, int sm, std::int64_t c);
+  void complete_block(int sm, int bslot, std::int64_t c);
   void place_block(int sm, int bslot, std::int64_t block, std::int64_t c);
   void finish_warp(int sm, Warp& w, std::int64_t c);
   void account(int sm, std::int64_t c, int delta);
@@ -165,14 +196,33 @@ class GpuModel {
   void execute(int sm, int slot, Warp& w, std::int64_t c);
   void set_next(Warp& w, std::int64_t base);
   bool pipe_ok(const Scheduler& q, Op op, std::int64_t c) const;
-  std::int64_t global_load(int sm, const Warp& w, bool is_a, std::int64_t c);
+  void global_load(int sm, Warp& w, bool is_a, std::int64_t c, int dep, bool is_max);
   void global_store(int sm, const Warp& w, std::int64_t c);
   std::int64_t shared_access(int sm, int waves, std::int64_t c);
-  void wake(int sm, int slot, const Warp& w);
+  void wake(const Warp& w);
 
   GpuSetup s_;
   GpuOutputs* out_;
   GpuState st_;
+  // Scratch of advance_to, settled between calls (logs empty, pend_n_ zero, nothing hidden, every
+  // FFMA in the sums), so not part of the state. See the constructor and run_to.
+  std::int64_t reach_ = 1;     // the soonest a load that leaves the SM can complete, in cycles
+  bool immediate_ = true;      // requests settled as they are made, lockstep cycle by cycle
+  std::int64_t limit_ = 0;     // the last cycle the SM being stepped may process
+  std::vector<std::int64_t> t_;                   // per SM: the last cycle it has processed
+  std::vector<std::vector<Deferred>> logs_;       // per SM: requests not settled yet, in issue order
+  std::vector<std::vector<std::uint64_t>> pools_; // per SM: the sectors those requests carry
+  std::vector<std::int64_t> first_done_;          // per SM: its earliest unsettled finished block
+  std::vector<std::uint8_t> pend_n_;              // per warp and dependency: logged writes to it
+  std::size_t pending_ = 0;                       // requests logged, all SMs
+  std::vector<std::int32_t> hidden_, retry_;      // warps whose next issue waits on a logged load
+  struct Ref {
+    std::int32_t sm, i;
+  };
+  std::vector<Ref> order_, sorted_;
+  std::vector<std::uint32_t> count_;
+  std::vector<std::uint16_t> fma_from_;  // per warp: its tile's FFMAs already in its sums
+  std::vector<std::int32_t> slot_j_;  // a slot's index in its scheduler's arrays: slot / nsched
 };
 
 // Builds the launch (occupancy, block size, costs); throws SimRefused when 0 blocks fit.

@@ -54,6 +54,13 @@ void encode_lane_texels(const sim::Simulation& s, std::span<std::uint8_t> out) {
 
 namespace {
 
+// Up to 4 M cells at 2048²: one buffer per thread, kept between frames instead of reallocated.
+std::vector<std::int32_t>& owner_scratch(const sim::Simulation& s) {
+  thread_local std::vector<std::int32_t> owners;
+  owners.resize(static_cast<std::size_t>(s.config().shape.m) * s.config().shape.n);
+  return owners;
+}
+
 void owners_to_texels(std::span<const std::int32_t> owners, std::span<std::uint8_t> out) {
   const std::size_t cells = std::min(out.size(), owners.size());
   for (std::size_t i = 0; i < cells; ++i)
@@ -63,13 +70,13 @@ void owners_to_texels(std::span<const std::int32_t> owners, std::span<std::uint8
 }  // namespace
 
 void encode_gpu_matrix(const sim::Simulation& s, std::span<std::uint8_t> out) {
-  std::vector<std::int32_t> owners(static_cast<std::size_t>(s.config().shape.m) * s.config().shape.n);
+  auto& owners = owner_scratch(s);
   s.export_c_owners(owners);
   owners_to_texels(owners, out);
 }
 
 void encode_cpu_matrix(const sim::Simulation& s, std::span<std::uint8_t> out) {
-  std::vector<std::int32_t> owners(static_cast<std::size_t>(s.config().shape.m) * s.config().shape.n);
+  auto& owners = owner_scratch(s);
   s.export_cpu_owners(owners);
   owners_to_texels(owners, out);
 }

@@ -64,6 +64,7 @@ void SimSession::wait_ready() {
   if (!sim_) return;
   try {
     sim_->wait_until_complete();
+    finish_seek();
   } catch (const std::exception& e) {
     error_ = e.what();
   }
@@ -113,10 +114,32 @@ void SimSession::seek(std::int64_t cycle) {
   seek_pending_.reset();
   if (cycle == sim_->cycle()) return;
   // A short step forward replays from here; anything else starts from the nearest checkpoint.
-  if (cycle > sim_->cycle() && cycle - sim_->cycle() <= 256)
-    sim_->run_until(cycle);
-  else
-    sim_->seek(cycle);
+  // The replay from there is bounded by time: what is left is finished over the next frames
+  // (the timeline says "seeking"), so a jump on a big launch never freezes the window.
+  if (!(cycle > sim_->cycle() && cycle - sim_->cycle() <= 256)) sim_->jump_to_checkpoint(cycle);
+  replay_toward(cycle, kSeekBudgetMs);
+}
+
+bool SimSession::replay_toward(std::int64_t target, double budget_ms) {
+  const auto start = std::chrono::steady_clock::now();
+  while (sim_->cycle() < target) {
+    sim_->run_until(std::min(target, sim_->cycle() + 256));
+    if (sim_->cycle() >= target) break;
+    if (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() > budget_ms) {
+      seek_pending_ = target;
+      return false;
+    }
+  }
+  return true;
+}
+
+void SimSession::finish_seek() {
+  while (sim_ && seek_pending_) {
+    if (!sim_->complete() && *seek_pending_ > sim_->simulated_cycles()) sim_->wait_until_complete();
+    const std::int64_t target = std::min(*seek_pending_, sim_->simulated_cycles());
+    seek_pending_.reset();
+    sim_->run_until(target);
+  }
 }
 
 bool SimSession::update(double dt, double budget_ms) {
@@ -144,7 +167,10 @@ bool SimSession::update(double dt, double budget_ms) {
   if (sim_ && seek_pending_ && (*seek_pending_ <= sim_->simulated_cycles() || sim_->complete())) {
     const std::int64_t target = std::min(*seek_pending_, sim_->simulated_cycles());
     seek_pending_.reset();
-    sim_->seek(target);
+    // The first time here after waiting on the background run, the replay starts from the
+    // nearest checkpoint; later frames carry on from where the last one stopped.
+    if (target < sim_->cycle() || target - sim_->cycle() > 256) sim_->jump_to_checkpoint(target);
+    replay_toward(target, kSeekBudgetMs);
     changed = true;
   }
   if (!sim_ || !playing_ || seek_pending_) return changed;

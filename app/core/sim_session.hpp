@@ -48,6 +48,8 @@ class SimSession {
   void wait_ready();
   // Blocks until the pending build is adopted: cycle 0 exists, the rest may still be simulating.
   void wait_adopted();
+  // Lands a seek that is still replaying (or waiting on the background run) before returning.
+  void finish_seek();
 
   bool building() const { return pending_.valid(); }
   // The launch could not be simulated (refused with its estimate, or no block fits).
@@ -70,7 +72,8 @@ class SimSession {
   std::int64_t simulated_cycles() const { return sim_ ? sim_->simulated_cycles() : 0; }
   bool complete() const { return sim_ && sim_->complete(); }
   double simulated_fraction() const { return sim_ ? sim_->simulated_fraction() : 0.0; }
-  // A seek past what has been simulated waits here and lands once that cycle exists.
+  // A seek past what has been simulated waits here and lands once that cycle exists; a long
+  // replay from a checkpoint is also finished here, over a few frames.
   std::optional<std::int64_t> seek_pending() const { return seek_pending_; }
   // Playing but stopped at the end of what has been simulated so far.
   bool buffering() const { return playing_ && sim_ && !sim_->complete() && sim_->cycle() >= sim_->simulated_cycles(); }
@@ -98,6 +101,9 @@ class SimSession {
   double cycle_debt_ = 0;      // fractional cycles owed by playback
   std::optional<std::int64_t> deferred_seek_;
   std::optional<std::int64_t> seek_pending_;
+  // Time a seek may replay in one call (or frame) before it carries on in the next frame.
+  static constexpr double kSeekBudgetMs = 20.0;
+  bool replay_toward(std::int64_t target, double budget_ms);  // false: not there yet (pending)
   std::optional<bool> deferred_play_;
 };
 

@@ -22,8 +22,10 @@ void draw_timeline_controls(SimSession& session);
 
 std::string buffer_status(const SimSession& session) {
   const auto percent = static_cast<int>(100.0 * session.simulated_fraction());
-  if (const auto target = session.seek_pending())
+  if (const auto target = session.seek_pending()) {
+    if (*target <= session.simulated_cycles()) return fmt::format("seeking to cycle {}...", *target);
     return fmt::format("seeking to cycle {}: simulating... {} %", *target, percent);
+  }
   if (session.buffering()) return fmt::format("waiting for the simulation: {} % done", percent);
   return fmt::format("simulating... {} % (to cycle {})", percent, session.simulated_cycles());
 }
@@ -64,7 +66,10 @@ void draw_timeline(SimSession& session, bool clean) {
     ImGui::TextDisabled("%s", buffer_status(session).c_str());
   }
   const auto caption = finish_caption(*s);
-  if (!caption.empty()) ImGui::TextColored(colour_simulated(), "%s", caption.c_str());
+  if (s->complete() && session.seek_pending())
+    ImGui::TextDisabled("%s", buffer_status(session).c_str());
+  else if (!caption.empty())
+    ImGui::TextColored(colour_simulated(), "%s", caption.c_str());
 }
 
 void draw_timeline_controls(SimSession& session) {

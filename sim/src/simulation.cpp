@@ -72,9 +72,10 @@ std::string WarpInfo::describe() const {
 
 namespace {
 
-// Simulated warp instructions per second on one core of the project machine (docs/PERFORMANCE.md),
-// rounded down so estimates err long.
-constexpr double kInstructionsPerSecond = 20e6;
+// Simulated warp instructions per second on one core of the project machine under load
+// (docs/PERFORMANCE.md: tiled 22.6 M, naive 9.6 M), rounded down so estimates err long. The naive
+// kernel's instructions are mostly global loads, each a trip through the caches' tags.
+double instructions_per_second(Kernel k) { return k == Kernel::naive ? 8e6 : 18e6; }
 // A checkpoint every this many seconds of simulating (at the rate above), so a seek replays
 // at most about this long; doubled whenever the checkpoint budget fills.
 constexpr double kCheckpointReplaySeconds = 0.02;
@@ -108,14 +109,16 @@ Estimate estimate(const GpuPreset& gpu, const SimConfig& in) {
   }
   Estimate e;
   e.warp_instructions = warps * per_warp;
-  e.seconds = e.warp_instructions / kInstructionsPerSecond;
-  e.memory_bytes = 4 * (m * k + k * n) + 20 * m * n + 4.0 * gpu.sm_count * 64 * 32 * 8;
+  e.seconds = e.warp_instructions / instructions_per_second(cfg.kernel);
+  e.memory_bytes = 4 * (m * k + k * n) + 20 * m * n + 4.0 * gpu.sm_count * 64 * 32 * 8 +
+                   (cfg.checkpoints ? static_cast<double>(cfg.checkpoint_budget_bytes) : 0.0);
   char buf[256];
-  if (e.warp_instructions > cfg.max_warp_instructions) {
+  if (e.seconds > cfg.max_seconds) {
     e.ok = false;
     std::snprintf(buf, sizeof buf,
-                  "about %.3g warp instructions (~%.0f s on one core) exceed the limit of %.3g; try a smaller size",
-                  e.warp_instructions, e.seconds, cfg.max_warp_instructions);
+                  "about %.3g warp instructions, ~%.0f min of simulating on one core, more than the %.0f-minute limit; "
+                  "try a smaller size",
+                  e.warp_instructions, e.seconds / 60, cfg.max_seconds / 60);
     e.reason = buf;
   } else if (e.memory_bytes > 8e9) {
     e.ok = false;
@@ -328,7 +331,7 @@ Simulation::Simulation(const GpuPreset& gpu, const CpuPreset& cpu, const SimConf
   d.expected_instructions = std::max(1.0, e.warp_instructions);
   // Small runs still get a few dozen checkpoints: their states are small.
   d.interval_instructions = static_cast<std::uint64_t>(
-      std::max(1.0, std::min(kInstructionsPerSecond * kCheckpointReplaySeconds, e.warp_instructions / 32)));
+      std::max(1.0, std::min(instructions_per_second(d.cfg.kernel) * kCheckpointReplaySeconds, e.warp_instructions / 32)));
 
   d.in = make_inputs(d.cfg.shape.m, d.cfg.shape.n, d.cfg.shape.k, d.cfg.seed);
   // The models keep references to the presets: hand them our own copies, which live as long
@@ -372,6 +375,11 @@ void Simulation::run_until(std::int64_t cycle) {
 }
 
 void Simulation::seek(std::int64_t cycle) {
+  jump_to_checkpoint(cycle);
+  run_until(cycle);
+}
+
+void Simulation::jump_to_checkpoint(std::int64_t cycle) {
   Impl& d = *impl_;
   cycle = std::clamp<std::int64_t>(cycle, 0, d.limit());
   if (cycle == d.now()) return;
@@ -386,7 +394,6 @@ void Simulation::seek(std::int64_t cycle) {
   } else {
     d.restore_before(cycle, d.now());
   }
-  d.advance(cycle);
 }
 
 std::int64_t Simulation::cycle() const { return impl_->now(); }

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <set>
+#include <thread>
 
 using namespace ws;
 
@@ -31,4 +33,65 @@ TEST(SimSession, EveryAdoptedSimulationIsANewGeneration) {
   session.configure(same);
   session.wait_ready();
   EXPECT_EQ(session.generation(), 4u);
+}
+
+namespace {
+
+app::SimControls big_launch() {
+  app::SimControls c;
+  c.gpu_preset = "h100";
+  c.cpu_preset = "i7-3960x";
+  c.shape = {512, 512, 512};
+  return c;
+}
+
+}  // namespace
+
+TEST(SimSession, ASeekPastTheSimulatedPartWaitsAndLandsOnTheExactState) {
+  app::SimSession session;
+  session.configure(big_launch());
+  session.wait_adopted();
+  ASSERT_NE(session.simulation(), nullptr) << session.error();
+  const std::int64_t far = 1'000'000'000;
+  session.seek(far);
+  if (!session.complete()) {
+    // Nothing past the simulated part is shown; the request waits.
+    EXPECT_LE(session.cycle(), session.simulated_cycles());
+    ASSERT_TRUE(session.seek_pending().has_value());
+  }
+  // Frames go on while the background run catches up (a minute at most, even under sanitizers).
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (session.seek_pending() && std::chrono::steady_clock::now() < give_up) {
+    session.update(1.0 / 60);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_FALSE(session.seek_pending().has_value());
+  ASSERT_TRUE(session.complete());
+  // Clamped to the real end once it was known.
+  EXPECT_EQ(session.cycle(), session.total_cycles());
+  EXPECT_TRUE(session.at_end());
+}
+
+TEST(SimSession, LongSeeksAreSpreadOverFramesAndLandExactly) {
+  app::SimSession session;
+  session.configure(big_launch());
+  session.wait_ready();
+  ASSERT_TRUE(session.complete());
+  const std::int64_t total = session.total_cycles();
+  for (std::int64_t target : {total * 3 / 4 + 5, total / 3, std::int64_t{17}, total - 1}) {
+    session.seek(target);
+    int frames = 0;
+    while (session.seek_pending() && frames < 100000) {
+      session.update(1.0 / 60);
+      ++frames;
+    }
+    ASSERT_EQ(session.cycle(), target);
+    sim::SimConfig cfg;
+    cfg.shape = big_launch().shape;
+    cfg.block = session.controls().block;
+    cfg.kernel = session.controls().kernel;
+    sim::Simulation fresh(sim::find_gpu("h100"), sim::find_cpu("i7-3960x"), cfg);
+    fresh.run_until(target);
+    EXPECT_EQ(session.simulation()->digest(), fresh.digest()) << "cycle " << target;
+  }
 }

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -73,7 +74,22 @@ TEST(SimCli, Simulate) {
   r = run("simulate --preset h100 --kernel naive --size 16384");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.out, "warp instructions")) << r.out;
+  EXPECT_TRUE(has(r.out, "min")) << "the refusal says how long it would take: " << r.out;
   EXPECT_EQ(run("simulate --preset h100 --kernel naive").code, 2);
+}
+
+TEST(SimCli, SeeksReportWhatTheTimelineCosts) {
+  const auto r = run("simulate --preset h100 --kernel tiled --size 96 --block 16 --seeks 10");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto brace = r.out.find('{');
+  ASSERT_NE(brace, std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(r.out.substr(brace));
+  EXPECT_EQ(j["seeks"], 10);
+  EXPECT_GE(j["checkpoints"].get<int>(), 2);
+  EXPECT_GT(j["checkpoint_mib"].get<double>(), 0.0);
+  EXPECT_GE(j["seek_max_ms"].get<double>(), j["seek_median_ms"].get<double>());
+  EXPECT_GT(j["full_run_s"].get<double>() * 1000, 0.0);
+  EXPECT_LE(j["first_cycle_ms"].get<double>(), j["full_run_s"].get<double>() * 1000);
 }
 
 }  // namespace

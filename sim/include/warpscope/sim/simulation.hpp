@@ -61,17 +61,17 @@ struct SimConfig {
   int cpu_cores = 0;           // CPU cores to simulate; 0: min(preset cores, 8)
   bool cpu_simd = false;       // CPU cores compute a SIMD strip of cells at once
   bool checkpoints = true;     // keep checkpoints for seek(); the CLI turns them off
-  std::size_t checkpoint_budget_bytes = std::size_t{256} << 20;
+  std::size_t checkpoint_budget_bytes = std::size_t{512} << 20;  // 1024³ on an H100: ~70 checkpoints of ~7 MB
   // Return from the constructor once cycle 0 exists and simulate the rest on a thread of its
   // own; the display can go as far as simulated_cycles(). Off: the constructor runs it all.
   bool progressive = false;
-  double max_warp_instructions = 1.5e9;  // refuse larger requests up front
+  double max_seconds = 180;    // refuse up front what would take longer to simulate on one core
 };
 
 // What a request would cost, computed before anything is allocated.
 struct Estimate {
   double warp_instructions = 0;
-  double seconds = 0;          // at the measured simulation speed on one core
+  double seconds = 0;          // at the measured simulation speed on one core (rounded down: errs long)
   double memory_bytes = 0;
   bool ok = true;
   std::string reason;          // why it is refused
@@ -146,6 +146,10 @@ class Simulation {
   void step();                              // one cycle forward
   void run_until(std::int64_t cycle);       // forward only; no-op if already past
   void seek(std::int64_t cycle);            // forward or backward, via checkpoints
+  // The first half of a seek: restores the last checkpoint at or before `cycle` when that is
+  // behind cycle() or ahead of it, without replaying; run_until(cycle) finishes the seek. Lets a
+  // UI spread a long replay over frames.
+  void jump_to_checkpoint(std::int64_t cycle);
   std::int64_t cycle() const;
   // Cycle at which the GPU finishes; until complete(), an extrapolation from simulated_fraction().
   std::int64_t total_cycles() const;

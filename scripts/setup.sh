@@ -13,7 +13,7 @@ WARPSCOPE_PACKAGES=(
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev libfontconfig-dev libfreetype-dev
   libgtest-dev fonts-dejavu-core fonts-nanum libegl-dev libegl-mesa0
 )
-WARPSCOPE_TEST_PACKAGES=(xvfb xauth libgl1-mesa-dri)
+WARPSCOPE_TEST_PACKAGES=(xvfb xauth libgl1-mesa-dri jq)
 
 warpscope_install_packages() {
   local missing=()

@@ -113,14 +113,15 @@ void SimSession::seek(std::int64_t cycle) {
   }
   seek_pending_.reset();
   if (cycle == sim_->cycle()) return;
-  // A short step forward replays from here; anything else starts from the nearest checkpoint.
-  // The replay from there is bounded by time: what is left is finished over the next frames
-  // (the timeline says "seeking"), so a jump on a big launch never freezes the window.
-  if (!(cycle > sim_->cycle() && cycle - sim_->cycle() <= 256)) sim_->jump_to_checkpoint(cycle);
+  // The replay is bounded by time: what is left is finished over the next frames (the
+  // timeline says "seeking"), so a jump on a big launch never freezes the window.
   replay_toward(cycle, kSeekBudgetMs);
 }
 
 bool SimSession::replay_toward(std::int64_t target, double budget_ms) {
+  // Going back, or far forward, starts from the nearest checkpoint; a short step forward (or a
+  // replay a previous frame left part-way) carries on from here.
+  if (target < sim_->cycle() || target - sim_->cycle() > 256) sim_->jump_to_checkpoint(target);
   const auto start = std::chrono::steady_clock::now();
   while (sim_->cycle() < target) {
     sim_->run_until(std::min(target, sim_->cycle() + 256));
@@ -167,9 +168,6 @@ bool SimSession::update(double dt, double budget_ms) {
   if (sim_ && seek_pending_ && (*seek_pending_ <= sim_->simulated_cycles() || sim_->complete())) {
     const std::int64_t target = std::min(*seek_pending_, sim_->simulated_cycles());
     seek_pending_.reset();
-    // The first time here after waiting on the background run, the replay starts from the
-    // nearest checkpoint; later frames carry on from where the last one stopped.
-    if (target < sim_->cycle() || target - sim_->cycle() > 256) sim_->jump_to_checkpoint(target);
     replay_toward(target, kSeekBudgetMs);
     changed = true;
   }

@@ -77,22 +77,28 @@ struct ScanResult {
   std::int64_t soonest;
 };
 
-ScanResult scan_generic(const std::int64_t* ready, const std::int64_t* age, const std::uint8_t* pipe, int n,
-                        std::int64_t c, const std::int64_t* busy_at, std::int64_t soonest) {
-  std::int64_t best_age = kNever;
-  int best = -1, count = 0;
-  for (int j = 0; j < n; ++j) {
+// Folds warps [from, n) into a partial result; the generic scan is this over all warps, the AVX2
+// scan its tail.
+inline ScanResult scan_range(const std::int64_t* ready, const std::int64_t* age, const std::uint8_t* pipe, int from,
+                             int n, std::int64_t c, const std::int64_t* busy_at, ScanResult acc,
+                             std::int64_t best_age) {
+  for (int j = from; j < n; ++j) {
     const std::int64_t r = ready[j];
     const std::int64_t b = busy_at[pipe[j]];
     const bool is_ready = r <= c;
     const std::int64_t key = is_ready && b < 0 ? age[j] : kNever;
     const std::int64_t when = !is_ready ? r : (b < 0 ? kNever : b);
-    soonest = when < soonest ? when : soonest;
-    count += key < kNever;
-    best = key < best_age ? j : best;
+    acc.soonest = when < acc.soonest ? when : acc.soonest;
+    acc.count += key < kNever;
+    acc.best = key < best_age ? j : acc.best;
     best_age = key < best_age ? key : best_age;
   }
-  return {best, count, soonest};
+  return acc;
+}
+
+ScanResult scan_generic(const std::int64_t* ready, const std::int64_t* age, const std::uint8_t* pipe, int n,
+                        std::int64_t c, const std::int64_t* busy_at, std::int64_t soonest) {
+  return scan_range(ready, age, pipe, 0, n, c, busy_at, {-1, 0, soonest}, kNever);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -132,18 +138,7 @@ __attribute__((target("avx2"))) ScanResult scan_avx2(const std::int64_t* ready, 
     best = better ? static_cast<int>(vidx[l]) : best;
     best_age = better ? vkey[l] : best_age;
   }
-  for (; j < n; ++j) {
-    const std::int64_t r = ready[j];
-    const std::int64_t b = busy_at[pipe[j]];
-    const bool is_ready = r <= c;
-    const std::int64_t key = is_ready && b < 0 ? age[j] : kNever;
-    const std::int64_t when = !is_ready ? r : (b < 0 ? kNever : b);
-    soonest = when < soonest ? when : soonest;
-    count += key < kNever;
-    best = key < best_age ? j : best;
-    best_age = key < best_age ? key : best_age;
-  }
-  return {best, count, soonest};
+  return scan_range(ready, age, pipe, j, n, c, busy_at, {best, count, soonest}, best_age);
 }
 using Scan = ScanResult (*)(const std::int64_t*, const std::int64_t*, const std::uint8_t*, int, std::int64_t,
                             const std::int64_t*, std::int64_t);

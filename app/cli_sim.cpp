@@ -166,6 +166,7 @@ struct SimulateArgs {
   std::uint64_t seed = 42;
   bool json = false;
   int seeks = 0;  // > 0: run as the window does (progressive, checkpoints) and time this many seeks
+  int threads = 0;  // 0: one per core
 };
 
 // What the window's timeline costs at this size: how soon the first cycle exists, how long the
@@ -217,6 +218,8 @@ void run_simulate(const SimulateArgs& a, int& exit_code) {
     cfg.block = a.block;
     cfg.regs_per_thread = a.regs;
     cfg.seed = a.seed;
+    cfg.threads = a.threads;
+    cfg.seek_threads = a.threads;
     cfg.checkpoints = false;  // a headless run never seeks
     cfg.cpu_cores = 1;
 
@@ -318,6 +321,9 @@ void add_sim_commands(CLI::App& app, int& exit_code) {
   simc->add_option("--regs", sa->regs, "Registers per thread of the launch (default 32)")->check(CLI::Range(1, 255));
   simc->add_option("--seed", sa->seed, "Seed of A and B (default 42, as the real kernels)");
   simc->add_flag("--json", sa->json, "Print JSON");
+  simc->add_option("--threads", sa->threads,
+                   "Threads stepping the GPU's SMs (default: one per core); results are the same for any number")
+      ->check(CLI::Range(1, 1024));
   simc->add_option("--seeks", sa->seeks,
                    "Run as the window does (in the background, with checkpoints) and time this many seeks; prints JSON")
       ->check(CLI::Range(1, 100000));

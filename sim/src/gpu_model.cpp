@@ -40,21 +40,32 @@ const FmaRow fma_row = pick_fma_row();
 // A run of a tiled warp's FFMAs, k = k0..k1-1 in order, for n lanes: acc[i] = fma(a[k], b[k*ld + i],
 // acc[i]), the same operations in the same order as one fma_row per FFMA, with the sums kept
 // off the shared-memory arrays so they can stay in registers.
-void fma_run_generic(const float* a, const float* b, int ld, int k0, int k1, float* acc, int n) {
+// The sums are copied in and out at a width known to the compiler (a whole warp's row in the
+// common cases) so that the copies are a few vector moves, not calls to memcpy.
+template <int N>
+inline void fma_run_fixed(const float* a, const float* b, int ld, int k0, int k1, float* acc) {
+  float t[N];
+  std::memcpy(t, acc, sizeof t);
+  for (int k = k0; k < k1; ++k)
+    for (int i = 0; i < N; ++i) t[i] = __builtin_fmaf(a[k], b[k * ld + i], t[i]);
+  std::memcpy(acc, t, sizeof t);
+}
+inline void fma_run_any(const float* a, const float* b, int ld, int k0, int k1, float* acc, int n) {
+  if (n == 32) return fma_run_fixed<32>(a, b, ld, k0, k1, acc);
+  if (n == 16) return fma_run_fixed<16>(a, b, ld, k0, k1, acc);
   float t[32];
   std::memcpy(t, acc, sizeof(float) * n);
   for (int k = k0; k < k1; ++k)
     for (int i = 0; i < n; ++i) t[i] = __builtin_fmaf(a[k], b[k * ld + i], t[i]);
   std::memcpy(acc, t, sizeof(float) * n);
 }
+void fma_run_generic(const float* a, const float* b, int ld, int k0, int k1, float* acc, int n) {
+  fma_run_any(a, b, ld, k0, k1, acc, n);
+}
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("fma"))) void fma_run_hw(const float* a, const float* b, int ld, int k0, int k1, float* acc,
-                                               int n) {
-  float t[32];
-  std::memcpy(t, acc, sizeof(float) * n);
-  for (int k = k0; k < k1; ++k)
-    for (int i = 0; i < n; ++i) t[i] = __builtin_fmaf(a[k], b[k * ld + i], t[i]);
-  std::memcpy(acc, t, sizeof(float) * n);
+__attribute__((target("fma"), flatten)) void fma_run_hw(const float* a, const float* b, int ld, int k0, int k1,
+                                                        float* acc, int n) {
+  fma_run_any(a, b, ld, k0, k1, acc, n);
 }
 using FmaRun = void (*)(const float*, const float*, int, int, int, float*, int);
 FmaRun pick_fma_run() {
@@ -268,6 +279,7 @@ GpuModel::GpuModel(GpuSetup setup, GpuOutputs* out) : s_(std::move(setup)), out_
   immediate_ = !forward || s_.lat.block_launch < 1;
   const int sms = s_.gpu->sm_count;
   t_.assign(sms, 0);
+  scratch_.resize(sms);
   logs_.resize(sms);
   pools_.resize(sms);
   first_done_.assign(sms, kNever);
@@ -304,8 +316,7 @@ void GpuModel::reset() {
   for (auto& p : pools_) p.clear();
   std::fill(first_done_.begin(), first_done_.end(), kNever);
   std::fill(pend_n_.begin(), pend_n_.end(), 0);
-  hidden_.clear();
-  pending_ = 0;
+  for (auto& x : scratch_) x = SmScratch{};
   // Blocks go out breadth-first: one per SM before any SM gets a second.
   for (int r = 0; r < s_.blocks_per_sm; ++r)
     for (int sm = 0; sm < sms && st_.next_block < s_.total_blocks; ++sm) place_block(sm, r, st_.next_block++, 0);
@@ -330,7 +341,7 @@ void GpuModel::account(int sm, std::int64_t c, int delta) {
 void GpuModel::wake(const Warp& w) {
   Scheduler& q = st_.sched[w.sched];
   q.next_check = std::min(q.next_check, w.ready_at);
-  st_.next_event = std::min(st_.next_event, w.ready_at);
+  // next_event is not touched: every loop that moves time recomputes it from next_check.
 }
 
 void GpuModel::place_block(int sm, int bslot, std::int64_t block, std::int64_t c) {
@@ -373,7 +384,7 @@ void GpuModel::place_block(int sm, int bslot, std::int64_t block, std::int64_t c
       continue;
     }
     x.phase = 0;
-    set_next(x, c + s_.lat.block_launch - 1);
+    set_next(sm, x, c + s_.lat.block_launch - 1);
     x.reason = WaitReason::launch;
     x.wait_since = c;
     wake(x);
@@ -439,16 +450,17 @@ bool GpuModel::pipe_ok(const Scheduler& q, Op op, std::int64_t c) const {
   q.next_check = std::min(q.next_check, std::max(c + 1, qnext));
 }
 
-// One SM from cycle `from` through limit_: each cycle on which one of its schedulers is due,
-// exactly as the lockstep loop would have visited it. limit_ drops when the SM finishes a block.
+// One SM from cycle `from` through its scratch limit: each cycle on which one of its schedulers
+// is due, exactly as the lockstep loop would have visited it.
 void GpuModel::step_sm(int sm, std::int64_t from) {
   Scheduler* qs = &st_.sched[static_cast<std::size_t>(sm) * s_.nsched];
   const int n = s_.nsched;
+  const std::int64_t& limit = scratch_[sm].limit;  // lowered when the SM finishes a block
   for (std::int64_t c = from;; ++c) {
     std::int64_t due = qs[0].next_check;
     for (int qi = 1; qi < n; ++qi) due = std::min(due, qs[qi].next_check);
     c = std::max(c, due);
-    if (c > limit_) return;
+    if (c > limit) return;
     for (int qi = 0; qi < n; ++qi)
       if (qs[qi].next_check <= c) visit(sm, qi, c);
   }
@@ -464,8 +476,11 @@ void GpuModel::next_event_from_schedulers() {
 // The lockstep loop's cycle c, requests settled as they are made.
 void GpuModel::run_cycle(std::int64_t c) {
   const int sms = s_.gpu->sm_count;
-  limit_ = c;
-  for (int sm = 0; sm < sms; ++sm) step_sm(sm, c);
+  for (int sm = 0; sm < sms; ++sm) {
+    scratch_[sm].limit = c;
+    step_sm(sm, c);
+  }
+  fold_counters();
   st_.now = c;
   next_event_from_schedulers();
 }
@@ -502,11 +517,16 @@ void GpuModel::ffmas_applied() {
 void GpuModel::apply_all_ffmas() {
   if (s_.kernel != Kernel::tiled) return;
   const int sms = s_.gpu->sm_count;
-  for (int sm = 0; sm < sms; ++sm)
-    for (int slot = 0; slot < s_.slots; ++slot) {
-      const Warp& w = st_.warps[static_cast<std::size_t>(sm) * s_.slots + slot];
-      if (w.block >= 0 && !w.done) apply_ffmas(sm, slot, w, ffmas_issued(w));
-    }
+  auto range = [&](int lo, int hi) {
+    for (int sm = lo; sm < hi; ++sm)
+      for (int slot = 0; slot < s_.slots; ++slot) {
+        const Warp& w = st_.warps[static_cast<std::size_t>(sm) * s_.slots + slot];
+        if (w.block >= 0 && !w.done) apply_ffmas(sm, slot, w, ffmas_issued(w));
+      }
+  };
+  if (!pool_) return range(0, sms);
+  const int parts = pool_->parts();
+  pool_->run([&](int part) { range(sms * part / parts, sms * (part + 1) / parts); });
 }
 
 // The warp's FFMAs of its current tile from the last one applied up to (not including) upto.
@@ -529,11 +549,10 @@ void GpuModel::apply_ffmas(int sm, int slot, const Warp& w, int upto) {
 // it is settled (load results, the placed block) lies after where the SM stands, so the
 // state at `target`, where all SMs end, is the lockstep state.
 void GpuModel::run_to(std::int64_t target) {
-  const int sms = s_.gpu->sm_count;
   for (;;) {
     std::int64_t h = *std::min_element(t_.begin(), t_.end());
     if (h >= target) break;
-    if (pending_ == 0 && hidden_.empty()) {
+    if (!any_logged() && !any_hidden()) {
       // Nothing in flight between SMs: skip the stretch in which no scheduler is due.
       std::int64_t next = kNever;
       for (const Scheduler& q : st_.sched) next = std::min(next, q.next_check);
@@ -544,17 +563,57 @@ void GpuModel::run_to(std::int64_t target) {
         if (h >= target) break;
       }
     }
-    for (int sm = 0; sm < sms; ++sm) {
-      limit_ = std::min(target, h + reach_);
-      if (first_done_[sm] != kNever) limit_ = std::min(limit_, first_done_[sm] + s_.lat.block_launch - 1);
-      if (limit_ <= t_[sm]) continue;
-      step_sm(sm, t_[sm] + 1);
-      t_[sm] = limit_;
-    }
+    step_sms(h, target);
     settle_upto(*std::min_element(t_.begin(), t_.end()));
   }
+  fold_counters();
   st_.now = target;
   next_event_from_schedulers();
+}
+
+// Every SM on to h + reach_ (and no further than block_launch - 1 cycles past a block of its
+// own that finished unsettled), on the pool's threads: an SM stepping writes only its own
+// records, its log and its scratch, and reads nothing another SM writes until the round is over.
+void GpuModel::step_sms(std::int64_t h, std::int64_t target) {
+  const int sms = s_.gpu->sm_count;
+  auto range = [&](int lo, int hi) {
+    for (int sm = lo; sm < hi; ++sm) {
+      std::int64_t limit = std::min(target, h + reach_);
+      if (first_done_[sm] != kNever) limit = std::min(limit, first_done_[sm] + s_.lat.block_launch - 1);
+      if (limit <= t_[sm]) continue;
+      scratch_[sm].limit = limit;
+      step_sm(sm, t_[sm] + 1);
+      t_[sm] = scratch_[sm].limit;
+    }
+  };
+  if (!pool_) return range(0, sms);
+  const int parts = pool_->parts();
+  pool_->run([&](int part) { range(sms * part / parts, sms * (part + 1) / parts); });
+}
+
+void GpuModel::set_threads(int threads) {
+  threads = std::clamp(threads, 1, std::max(1, s_.gpu->sm_count));
+  if (pool_ && pool_->parts() == threads) return;
+  pool_ = threads > 1 ? std::make_unique<WorkerPool>(threads) : nullptr;
+}
+
+void GpuModel::fold_counters() {
+  for (auto& x : scratch_) {
+    st_.instructions += x.instructions;
+    st_.l1_hits += x.l1_hits;
+    st_.l1_misses += x.l1_misses;
+    st_.c_done += x.c_done;
+    x.instructions = x.l1_hits = x.l1_misses = 0;
+    x.c_done = 0;
+  }
+}
+
+bool GpuModel::any_logged() const {
+  return std::any_of(logs_.begin(), logs_.end(), [](const auto& l) { return !l.empty(); });
+}
+
+bool GpuModel::any_hidden() const {
+  return std::any_of(scratch_.begin(), scratch_.end(), [](const SmScratch& x) { return !x.hidden.empty(); });
 }
 
 void GpuModel::defer(const Deferred& d) {
@@ -568,10 +627,9 @@ void GpuModel::defer(const Deferred& d) {
     ++pend_n_[static_cast<std::size_t>(d.warp) * (kUnroll + 2) + d.dep];
   } else if (d.kind == Deferred::block_done) {
     first_done_[d.sm] = std::min(first_done_[d.sm], d.c);
-    limit_ = std::min(limit_, d.c + s_.lat.block_launch - 1);
+    scratch_[d.sm].limit = std::min(scratch_[d.sm].limit, d.c + s_.lat.block_launch - 1);
   }
   logs_[d.sm].push_back(d);
-  ++pending_;
 }
 
 void GpuModel::write_dep(Warp& w, int dep, std::int64_t t, bool is_max, int sm, std::int64_t c) {
@@ -587,7 +645,6 @@ void GpuModel::write_dep(Warp& w, int dep, std::int64_t t, bool is_max, int sm, 
     d.value = t;
     ++pend_n_[static_cast<std::size_t>(d.warp) * (kUnroll + 2) + dep];
     logs_[sm].push_back(d);
-    ++pending_;
     return;
   }
   std::int64_t& x = dep < kUnroll ? w.dep[dep] : (dep == kUnroll ? w.dep_a : w.dep_b);
@@ -629,7 +686,6 @@ void GpuModel::settle_upto(std::int64_t h) {
           st_.warps[d.warp].pend &= static_cast<std::uint8_t>(~(1u << d.dep));
       }
     }
-    pending_ -= order_.size();
     // Drop what was settled; the sectors of what is left move to the front of the pool.
     for (int sm = 0; sm < sms; ++sm) {
       auto& l = logs_[sm];
@@ -655,12 +711,14 @@ void GpuModel::settle_upto(std::int64_t h) {
   // Warps whose loads are all known now get the wait they were hidden behind, as the lockstep
   // loop set it. Each such wait ends after where its SM stands, where min() puts it into
   // next_check just as the lockstep loop's visits would have.
-  if (!hidden_.empty()) {
-    retry_.swap(hidden_);
-    hidden_.clear();
+  // The order does not matter: each retry touches only its warp and a min() into next_check.
+  for (int sm = 0; sm < sms; ++sm) {
+    auto& hidden = scratch_[sm].hidden;
+    if (hidden.empty()) continue;
+    retry_.swap(hidden);
     for (std::int32_t i : retry_) {
       Warp& w = st_.warps[static_cast<std::size_t>(i)];
-      set_next(w, w.wait_since);  // hides it again while a load it reads is still logged
+      set_next(sm, w, w.wait_since);  // hides it again while a load it reads is still logged
       if (w.ready_at != kNever) wake(w);
     }
     retry_.clear();
@@ -721,7 +779,7 @@ void GpuModel::settle(const Deferred& d) {
   }
 }
 
-void GpuModel::set_next(Warp& w, std::int64_t base) {
+void GpuModel::set_next(int sm, Warp& w, std::int64_t base) {
   std::int64_t dep = 0;
   WaitReason why = WaitReason::none;
   unsigned reads = 0;  // dependencies read, as pend bits
@@ -776,7 +834,7 @@ void GpuModel::set_next(Warp& w, std::int64_t base) {
     w.ready_at = kNever;
     w.reason = WaitReason::global_memory;
     st_.ready[w.hot] = kNever;
-    hidden_.push_back(static_cast<std::int32_t>(&w - st_.warps.data()));
+    scratch_[sm].hidden.push_back(static_cast<std::int32_t>(&w - st_.warps.data()));
     return;
   }
   if (dep > base + 1) {
@@ -840,8 +898,8 @@ void GpuModel::global_load(int sm, Warp& w, bool is_a, std::int64_t c, int dep, 
     else pool.push_back(sectors[i]);
   }
   if (has_l1) {
-    st_.l1_hits += l1_hits;
-    st_.l1_misses += ns - l1_hits;
+    scratch_[sm].l1_hits += l1_hits;
+    scratch_[sm].l1_misses += ns - l1_hits;
   }
 
   // Each stage is a queue: the L1 tag stage per SM (one 128-byte line per wavefront), the L2
@@ -944,7 +1002,7 @@ void GpuModel::complete_block(int sm, int bslot, std::int64_t c) {
 }
 
 void GpuModel::execute(int sm, int slot, Warp& w, std::int64_t c) {
-  ++st_.instructions;
+  ++scratch_[sm].instructions;
   ++w.issued;
   w.last_issue = c;
   // The tiled kernel's inner loop (shared loads, FFMAs) is nine instructions in ten: first, with
@@ -979,7 +1037,7 @@ void GpuModel::execute(int sm, int slot, Warp& w, std::int64_t c) {
       }
     }
     if (w.pend != 0) {
-      set_next(w, c);
+      set_next(sm, w, c);
       return;
     }
     // set_next() for phases 5 to 7, unrolled.
@@ -1021,7 +1079,7 @@ void GpuModel::execute(int sm, int slot, Warp& w, std::int64_t c) {
   auto store_c = [&] {
     global_store(sm, w, c);
     if (out_ == nullptr) {
-      st_.c_done += std::popcount(w.mask);
+      scratch_[sm].c_done += std::popcount(w.mask);
       finish_warp(sm, w, c);
       return;
     }
@@ -1035,7 +1093,7 @@ void GpuModel::execute(int sm, int slot, Warp& w, std::int64_t c) {
         out_->value[cell] = acc[g.lane0 + tx - g.tx0];
         out_->owner[cell] = sm;
         std::atomic_ref<std::int64_t>(out_->finish[cell]).store(c, std::memory_order_release);
-        ++st_.c_done;
+        ++scratch_[sm].c_done;
       }
     }
     finish_warp(sm, w, c);
@@ -1084,7 +1142,7 @@ void GpuModel::execute(int sm, int slot, Warp& w, std::int64_t c) {
         store_c();
         return;
     }
-    set_next(w, c);
+    set_next(sm, w, c);
     return;
   }
 
@@ -1134,7 +1192,7 @@ void GpuModel::execute(int sm, int slot, Warp& w, std::int64_t c) {
         const int s2 = bslot * s_.wpb + i;
         Warp& o = st_.warps[static_cast<std::size_t>(sm) * s_.slots + s2];
         const std::int64_t arrived_at = o.wait_since;
-        set_next(o, c + s_.lat.barrier - 1);
+        set_next(sm, o, c + s_.lat.barrier - 1);
         o.wait_since = arrived_at;
         o.reason = WaitReason::barrier;
         wake(o);
@@ -1156,7 +1214,7 @@ void GpuModel::execute(int sm, int slot, Warp& w, std::int64_t c) {
       store_c();
       return;
   }
-  set_next(w, c);
+  set_next(sm, w, c);
 }
 
 WarpState GpuModel::warp_state(int sm, int slot) const {

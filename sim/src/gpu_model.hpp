@@ -6,9 +6,11 @@
 #include <atomic>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "cache_model.hpp"
+#include "worker_pool.hpp"
 #include "warpscope/sim/simulation.hpp"
 
 namespace ws::sim::detail {
@@ -164,6 +166,9 @@ class GpuModel {
  public:
   // `out` null: a replaying model that leaves C to the model that wrote it first.
   GpuModel(GpuSetup setup, GpuOutputs* out);
+  // Threads that step SMs side by side (1: the caller alone); the state reached is the same
+  // whatever the number, as the SMs touch nothing of each other's while they step.
+  void set_threads(int threads);
   void reset();                          // to the end of cycle 0
   void advance_to(std::int64_t target);  // process every cycle up to and including target
   const GpuSetup& setup() const { return s_; }
@@ -188,13 +193,17 @@ class GpuModel {
   void apply_all_ffmas();
   void apply_ffmas(int sm, int slot, const Warp& w, int upto);
   void write_dep(Warp& w, int dep, std::int64_t t, bool is_max, int sm, std::int64_t c);
+  void step_sms(std::int64_t h, std::int64_t target);
+  void fold_counters();
+  bool any_logged() const;
+  bool any_hidden() const;
   void complete_block(int sm, int bslot, std::int64_t c);
   void place_block(int sm, int bslot, std::int64_t block, std::int64_t c);
   void finish_warp(int sm, Warp& w, std::int64_t c);
   void account(int sm, std::int64_t c, int delta);
   int pick(int sm, int q, std::int64_t c, std::int64_t& next, int& candidates);
   void execute(int sm, int slot, Warp& w, std::int64_t c);
-  void set_next(Warp& w, std::int64_t base);
+  void set_next(int sm, Warp& w, std::int64_t base);
   bool pipe_ok(const Scheduler& q, Op op, std::int64_t c) const;
   void global_load(int sm, Warp& w, bool is_a, std::int64_t c, int dep, bool is_max);
   void global_store(int sm, const Warp& w, std::int64_t c);
@@ -208,14 +217,23 @@ class GpuModel {
   // FFMA in the sums), so not part of the state. See the constructor and run_to.
   std::int64_t reach_ = 1;     // the soonest a load that leaves the SM can complete, in cycles
   bool immediate_ = true;      // requests settled as they are made, lockstep cycle by cycle
-  std::int64_t limit_ = 0;     // the last cycle the SM being stepped may process
+  // What an SM writes while it steps and nothing else reads until the step is over: kept per SM
+  // (and a cache line each) so that SMs can step on different threads.
+  struct alignas(64) SmScratch {
+    std::int64_t limit = 0;          // the last cycle the SM may process in this step
+    std::uint64_t instructions = 0;  // counts to add to the state's when the step is over
+    std::uint64_t l1_hits = 0, l1_misses = 0;
+    std::int64_t c_done = 0;
+    std::vector<std::int32_t> hidden;  // warps whose next issue waits on a logged load
+  };
+  std::vector<SmScratch> scratch_;
+  std::unique_ptr<WorkerPool> pool_;
   std::vector<std::int64_t> t_;                   // per SM: the last cycle it has processed
   std::vector<std::vector<Deferred>> logs_;       // per SM: requests not settled yet, in issue order
   std::vector<std::vector<std::uint64_t>> pools_; // per SM: the sectors those requests carry
   std::vector<std::int64_t> first_done_;          // per SM: its earliest unsettled finished block
   std::vector<std::uint8_t> pend_n_;              // per warp and dependency: logged writes to it
-  std::size_t pending_ = 0;                       // requests logged, all SMs
-  std::vector<std::int32_t> hidden_, retry_;      // warps whose next issue waits on a logged load
+  std::vector<std::int32_t> retry_;               // hidden warps gathered for settle_upto
   struct Ref {
     std::int32_t sm, i;
   };

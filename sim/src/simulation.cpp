@@ -348,6 +348,9 @@ Simulation::Simulation(const GpuPreset& gpu, const CpuPreset& cpu, const SimConf
   d.pc = make_cpu();
   d.g = std::make_unique<detail::GpuModel>(std::move(setup), nullptr);
   d.c = make_cpu();
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  d.pg->set_threads(d.cfg.threads > 0 ? d.cfg.threads : cores);
+  d.g->set_threads(d.cfg.seek_threads > 0 ? d.cfg.seek_threads : cores);
   d.ratio = cpu.base_clock_ghz * 1e3 / gpu.clock_mhz;
   d.advance(0);
   if (d.cfg.progressive) {

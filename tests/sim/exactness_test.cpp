@@ -2,8 +2,8 @@
 // finished C, for launches on presets written here (not the asset files, whose figures change).
 // The constants were recorded from commit 4c450c4's model, before the engine was restructured for
 // speed; a change to any of them is a change of the simulated machine, not an optimization.
-// Every run is also repeated in small advance_to() steps and resumed from a copied GpuState
-// (a checkpoint), which must land on the same digests.
+// Every run is also repeated in small advance_to() steps, on several threads, and resumed from
+// a copied GpuState (a checkpoint), which must land on the same digests.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -232,6 +232,13 @@ TEST(SimExactness, PinnedDigestsTotalsAndProduct) {
     GpuModel single(setup, nullptr);
     const std::vector<std::int64_t> early(at.begin(), at.begin() + 3);
     EXPECT_EQ(walk(single, early, 1), std::vector<std::uint64_t>(d.begin(), d.begin() + 3));
+
+    // SMs stepped side by side on several threads reach the same states whatever their number.
+    for (int threads : {2, 3, 7}) {
+      GpuModel parallel(setup, nullptr);
+      parallel.set_threads(threads);
+      EXPECT_EQ(walk(parallel, at, threads == 3 ? 37 : cycles), d) << threads << " threads";
+    }
 
     // A copied state resumes exactly where the original would go.
     GpuModel replay(setup, nullptr);

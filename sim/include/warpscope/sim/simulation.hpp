@@ -66,6 +66,11 @@ struct SimConfig {
   // own; the display can go as far as simulated_cycles(). Off: the constructor runs it all.
   bool progressive = false;
   double max_seconds = 180;    // refuse up front what would take longer to simulate on one core
+  // Threads that step the GPU's SMs side by side, for the run that simulates ahead (`threads`)
+  // and for the replays of seek() and run_until(), whose caller waits for them (`seek_threads`);
+  // 0: one per core of the host. Every result is the same whatever the numbers.
+  int threads = 0;
+  int seek_threads = 0;
 };
 
 // What a request would cost, computed before anything is allocated.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
+#include <thread>
 
 namespace ws::app {
 
@@ -27,6 +28,11 @@ void SimSession::configure(const SimControls& controls) {
   start_build(controls);
 }
 
+int window_sim_threads() {
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(1, cores - 1);
+}
+
 void SimSession::start_build(const SimControls& controls) {
   error_.clear();
   pending_error_.clear();
@@ -41,6 +47,7 @@ void SimSession::start_build(const SimControls& controls) {
       cfg.block = controls.block;
       cfg.cpu_cores = controls.cpu_cores;
       cfg.progressive = true;  // playing starts at once; the rest is simulated behind it
+      cfg.threads = window_sim_threads();
       return std::make_unique<sim::Simulation>(gpu, cpu, cfg);
     } catch (const std::exception& e) {
       *error_slot = e.what();

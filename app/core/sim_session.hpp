@@ -32,6 +32,11 @@ struct SimControls {
 inline constexpr int kMaxAnimatedSide = 2048;
 sim::Shape animated_shape(int m, int n, int k, int cap = kMaxAnimatedSide);
 
+// Threads for the window's simulations running behind it: every core but one, which stays for
+// drawing the frames (so on a two-core machine they step on one thread). Seeks, which the frame
+// waits for anyway, use every core.
+int window_sim_threads();
+
 class SimSession {
  public:
   SimSession() = default;

@@ -16,6 +16,7 @@
 #include <imgui.h>
 
 #include "core/caption_values.hpp"
+#include "core/sim_session.hpp"
 #include "gui/caption_view.hpp"
 #include "warpscope/kernels/system_info.hpp"
 
@@ -72,6 +73,7 @@ class KernelComparison {
           cfg.block = c.block;
           cfg.checkpoints = false;
           cfg.progressive = true;  // so that it can be dropped half-way
+          cfg.threads = window_sim_threads();
           const sim::Simulation s(gpu, cpu, cfg);
           while (!s.complete() && s.background_error().empty()) {
             if (cancel->load()) return Result{};

@@ -1,8 +1,11 @@
 // Inputs and the fp64 reference.
 #include "warpscope/sim/matrices.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <thread>
+#include <vector>
 
 namespace ws::sim {
 
@@ -36,18 +39,28 @@ Reference reference_gemm(const Inputs& in) {
   r.c.assign(m * n, 0.0);
   r.abs_sum.assign(m * n, 0.0);
   // i-p-j order keeps the inner loop contiguous so it vectorizes.
-  for (std::size_t i = 0; i < m; ++i) {
-    double* c = &r.c[i * n];
-    double* s = &r.abs_sum[i * n];
-    for (std::size_t p = 0; p < k; ++p) {
-      const double a = in.a[i * k + p];
-      const float* b = &in.b[p * n];
-      for (std::size_t j = 0; j < n; ++j) {
-        c[j] += a * b[j];
-        s[j] += std::fabs(a * b[j]);
+  auto rows = [&](std::size_t lo, std::size_t hi) {
+    for (std::size_t i = lo; i < hi; ++i) {
+      double* c = &r.c[i * n];
+      double* s = &r.abs_sum[i * n];
+      for (std::size_t p = 0; p < k; ++p) {
+        const double a = in.a[i * k + p];
+        const float* b = &in.b[p * n];
+        for (std::size_t j = 0; j < n; ++j) {
+          c[j] += a * b[j];
+          s[j] += std::fabs(a * b[j]);
+        }
       }
     }
-  }
+  };
+  // Rows are independent, so the cores split them and each cell is the same sum in the same
+  // order whatever the split. Small products are not worth a thread.
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t parts = std::min<std::size_t>({cores, m, std::max<std::size_t>(1, m * n * k >> 22)});
+  std::vector<std::thread> helpers;
+  for (std::size_t part = 1; part < parts; ++part) helpers.emplace_back(rows, m * part / parts, m * (part + 1) / parts);
+  rows(0, m / parts);
+  for (auto& t : helpers) t.join();
   return r;
 }
 

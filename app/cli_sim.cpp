@@ -28,6 +28,33 @@ void fail(int& exit_code, int code, const std::string& message) {
   exit_code = code;
 }
 
+// The tensor cores as parts, each format's peak computed from them beside its datasheet figure;
+// null for a GPU without tensor cores, and a format the tensor cores do not run is left out.
+json tensor_json(const sim::GpuPreset& g) {
+  if (!g.has_tensor_cores()) return nullptr;
+  const auto& t = g.tensor;
+  json formats = json::object();
+  auto add = [&](const char* name, const sim::TensorFormat& f) {
+    if (!f.supported()) return;
+    formats[name] = {{"flops_per_clock_per_core", f.flops_per_clock_per_core},
+                     {"peak_gflops", g.tensor_peak_gflops(f)},
+                     {"datasheet_gflops", f.datasheet_tflops * 1000},
+                     {"source", f.source}};
+  };
+  add("fp16", t.fp16);
+  add("bf16", t.bf16);
+  add("tf32", t.tf32);
+  const sim::TensorFormat* headline = g.tensor_headline();
+  return {{"generation", t.generation},
+          {"cores_per_sm", t.cores_per_sm},
+          {"cores", static_cast<long long>(t.cores_per_sm) * g.sm_count},
+          {"clock_mhz", t.clock_mhz},
+          {"headline_format", g.tensor_headline_format()},
+          {"headline_peak_gflops", headline != nullptr ? g.tensor_peak_gflops(*headline) : 0.0},
+          {"formats", formats},
+          {"source", t.source}};
+}
+
 json gpu_json(const sim::GpuPreset& g) {
   return {{"id", g.id},
           {"name", g.name},
@@ -43,6 +70,7 @@ json gpu_json(const sim::GpuPreset& g) {
           {"memory_bandwidth_gbs", g.memory_bandwidth_gbs},
           {"memory_gb", g.memory_gb},
           {"l2_kb", g.l2_kb},
+          {"tensor_cores", tensor_json(g)},
           {"source", g.source},
           {"uncertain", g.uncertain}};
 }
@@ -78,10 +106,15 @@ void run_presets(bool as_json, int& exit_code) {
       std::printf("%s\n", j.dump(2).c_str());
       return;
     }
-    fmt::print("GPUs{:>30}{:>6}{:>6}{:>6}{:>9}{:>12}{:>10}\n", "", "year", "cc", "SMs", "MHz", "FP32 GF/s", "GB/s");
-    for (const auto& g : gpus)
-      fmt::print("  {:<11} {:<22.22}{:>6}{:>6}{:>6}{:>9.0f}{:>12.0f}{:>10.0f}\n", g.id, g.name, g.year, g.cc_string(),
-                 g.sm_count, g.clock_mhz, g.peak_gflops(), g.memory_bandwidth_gbs);
+    fmt::print("GPUs{:>30}{:>6}{:>6}{:>6}{:>9}{:>12}{:>10}{:>18}\n", "", "year", "cc", "SMs", "MHz", "FP32 GF/s", "GB/s",
+               "tensor GF/s");
+    for (const auto& g : gpus) {
+      const sim::TensorFormat* t = g.tensor_headline();
+      const std::string tensor =
+          t != nullptr ? fmt::format("{:.0f} {}", g.tensor_peak_gflops(*t), g.tensor_headline_format()) : "-";
+      fmt::print("  {:<11} {:<22.22}{:>6}{:>6}{:>6}{:>9.0f}{:>12.0f}{:>10.0f}{:>18}\n", g.id, g.name, g.year,
+                 g.cc_string(), g.sm_count, g.clock_mhz, g.peak_gflops(), g.memory_bandwidth_gbs, tensor);
+    }
     fmt::print("CPUs{:>30}{:>6}{:>6}{:>6}{:>9}{:>12}{:>10}\n", "", "year", "cores", "lanes", "GHz", "FP32 GF/s", "GB/s");
     auto cpu_row = [](const sim::CpuPreset& c) {
       fmt::print("  {:<12} {:<21.21}{:>6}{:>6}{:>6}{:>9.2f}{:>12.0f}{:>10.0f}\n", c.id, c.name, c.year, c.cores,
@@ -90,6 +123,8 @@ void run_presets(bool as_json, int& exit_code) {
     for (const auto& c : cpus) cpu_row(c);
     cpu_row(host);
     fmt::print("Peaks are computed from the parts (SMs x lanes x 2 x clock; cores x lanes x FMA units x 2 x clock).\n");
+    fmt::print("Tensor: dense, FP32 accumulate, SMs x tensor cores per SM x FLOP per clock x tensor clock; BF16, or\n"
+               "FP16 where the tensor cores have no BF16 (V100); '-': no tensor cores.\n");
   } catch (const std::exception& e) {
     fail(exit_code, 1, e.what());
   }

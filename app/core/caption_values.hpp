@@ -23,7 +23,6 @@ struct CaptionContext {
   const kernels::JobResult* cpu_result = nullptr;  // measured on this machine (may be null / skipped / unverified)
   const kernels::JobResult* gpu_result = nullptr;
   std::string cpu_name, gpu_name;                  // this machine's CPU and GPU names ("" when no GPU)
-  std::optional<double> tensor_tflops;             // the GPU preset's dense FP16/BF16 tensor peak, when known
 
   // Fraction (0..1) of C the simulated CPU cores had done when the simulated GPU finished; see
   // cpu_progress_at_gpu_finish(). Without it, sim.cpu_* keys are only known while the

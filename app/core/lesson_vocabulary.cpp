@@ -20,6 +20,8 @@ lesson::Vocabulary registry_vocabulary() {
   add_unique(v.gpu_presets, "this-machine");
   v.cpu_presets = sim::cpu_ids();
   add_unique(v.cpu_presets, "this-machine");
+  for (const auto& g : sim::gpu_presets())
+    if (!g.has_tensor_cores()) v.gpus_without_tensor_cores.push_back(g.id);
   v.sim_kernels = sim::kernel_names();
   for (const auto& k : kernels::all_kernels()) add_unique(v.real_kernels, k.name);
   return v;

@@ -250,7 +250,6 @@ int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel
     ctx.gpu_result = gpu_side->result;
     if (gpu_side->elsewhere || ctx.gpu_name.empty()) ctx.gpu_name = gpu_side->name;
   }
-  if (s && s->gpu().tensor_tflops > 0) ctx.tensor_tflops = s->gpu().tensor_tflops;
   const auto text = lesson::expand_caption(st.caption, [&](std::string_view key) { return caption_value(key, ctx); });
   const auto blocks = lesson::parse_caption_markup(text);
   ImGui::BeginChild("caption_text", ImVec2(0, 0), false);

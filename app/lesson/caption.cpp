@@ -11,7 +11,7 @@ const std::vector<std::string_view>& known_caption_keys() {
         // The presets selected by the current step.
         "preset.gpu_name", "preset.gpu_year", "preset.sm_count", "preset.gpu_cores",
         "preset.cores_per_sm", "preset.max_warps_per_sm", "preset.clock_ghz", "preset.fp32_tflops",
-        "preset.tensor_tflops", "preset.mem_bandwidth_gbs", "preset.cpu_name", "preset.cpu_cores",
+        "preset.tensor_tflops", "preset.tensor_format", "preset.mem_bandwidth_gbs", "preset.cpu_name", "preset.cpu_cores",
         "preset.cpu_threads", "preset.cpu_gflops", "preset.core_ratio",
         // The simulation at the current state.
         "sim.m", "sim.n", "sim.k", "sim.cells", "sim.block_size", "sim.threads_per_block",
@@ -31,6 +31,10 @@ const std::vector<std::string_view>& known_caption_keys() {
 bool is_known_caption_key(std::string_view key) {
     const auto& keys = known_caption_keys();
     return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+bool is_tensor_caption_key(std::string_view key) {
+    return key == "preset.tensor_tflops" || key == "preset.tensor_format";
 }
 
 namespace {

@@ -173,6 +173,7 @@ public:
                 warning(key.source(), fmt::format("unknown key '{}' (ignored){}", k, suggestion(k, kTopKeys)));
             }
         }
+        check_tensor_presets(lesson);
         if (!root.contains("title")) add_at(1, 1, Diagnostic::Severity::error, "missing 'title': every lesson needs a title");
         if (!root.contains("step"))
             add_at(1, 1, Diagnostic::Severity::error, "the lesson has no steps: add at least one [[step]]");
@@ -388,8 +389,19 @@ private:
         const auto& r = n.source();
         std::size_t from = offset_of(static_cast<int>(r.begin.line), static_cast<int>(r.begin.column));
         for (const std::string& key : caption_placeholders(caption)) {
-            if (is_known_caption_key(key)) continue;
             const std::string needle = "{" + key + "}";
+            if (is_tensor_caption_key(key)) {
+                // Judged once the steps are folded (check_tensor_presets): where it is, for then.
+                const std::size_t at = text_.find(needle, from);
+                int line = static_cast<int>(r.begin.line), col = static_cast<int>(r.begin.column);
+                if (at != std::string_view::npos) {
+                    std::tie(line, col) = position_of(at);
+                    from = at + needle.size();
+                }
+                tensor_uses_.push_back({current_step_, line, col, key});
+                continue;
+            }
+            if (is_known_caption_key(key)) continue;
             const std::size_t at = text_.find(needle, from);
             const std::string msg = fmt::format("unknown caption placeholder '{{{}}}'; it will show as '{}'{}", key,
                                                 kMissingValue, suggestion(key, known_caption_keys()));
@@ -443,7 +455,28 @@ private:
         }
     }
 
+    // A tensor-core caption key on a step that shows a GPU without tensor cores is an error: the
+    // caption could only show a dash there. The window enters a lesson from the default
+    // AppliedState (LessonPlayer::apply), so folding the steps over it gives the preset each shows.
+    void check_tensor_presets(const Lesson& lesson) {
+        const auto& without = vocab_.gpus_without_tensor_cores;
+        if (without.empty() || tensor_uses_.empty()) return;
+        AppliedState state;
+        for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+            apply_step(lesson.steps[i], state);
+            if (std::find(without.begin(), without.end(), state.gpu_preset) == without.end()) continue;
+            for (const TensorUse& use : tensor_uses_) {
+                if (use.step != i) continue;
+                add_at(use.line, use.column, Diagnostic::Severity::error,
+                       fmt::format("'{{{}}}' needs a GPU preset with tensor cores, but step {} shows '{}', which has "
+                                   "none (the caption would show '{}'); set gpu_preset to one from Volta on",
+                                   use.key, i + 1, state.gpu_preset, kMissingValue));
+            }
+        }
+    }
+
     Step parse_step(const toml::table& tbl, std::size_t number) {
+        current_step_ = number - 1;
         Step s;
         s.line = static_cast<int>(tbl.source().begin.line);
         const auto dim = [&](const toml::node& n, std::string_view key, std::optional<int>& out) {
@@ -510,6 +543,14 @@ private:
     std::vector<std::size_t> line_starts_;
     std::vector<Diagnostic> diags_;
     bool has_error_ = false;
+    // Tensor-core caption keys seen, by step (index into Lesson::steps), for check_tensor_presets.
+    struct TensorUse {
+        std::size_t step = 0;
+        int line = 0, column = 0;
+        std::string key;
+    };
+    std::vector<TensorUse> tensor_uses_;
+    std::size_t current_step_ = 0;
 };
 
 }  // namespace

@@ -132,6 +132,11 @@ struct Vocabulary {
     std::vector<std::string> cpu_presets;
     std::vector<std::string> sim_kernels;
     std::vector<std::string> real_kernels;
+    // GPU presets without tensor cores (before Volta). A step that shows one of them may not quote
+    // a tensor-core caption key (is_tensor_caption_key): it could only ever show a dash. The
+    // preset a step shows is folded from the steps before it, as the window does; "this-machine"
+    // is only known when the lesson plays and is not checked. Empty: nothing is checked.
+    std::vector<std::string> gpus_without_tensor_cores;
 };
 
 // Value ranges, shared by the parser, the docs and the tests.
@@ -163,6 +168,8 @@ ParseResult load_lesson_file(const std::filesystem::path& path, const Vocabulary
 // Placeholder keys a caption may use as {key}; see docs/LESSONS.md for what each one holds.
 const std::vector<std::string_view>& known_caption_keys();
 bool is_known_caption_key(std::string_view key);
+// Keys that only a GPU preset with tensor cores can fill ({preset.tensor_tflops}, {preset.tensor_format}).
+bool is_tensor_caption_key(std::string_view key);
 
 // Shown for a placeholder whose value is unknown or not available yet: never an invented number.
 inline constexpr std::string_view kMissingValue = "\xE2\x80\x94";  // U+2014 EM DASH

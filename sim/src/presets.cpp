@@ -30,6 +30,10 @@ namespace fs = std::filesystem;
 // below them (132 SMs, 128 lanes, 600-cycle DRAM).
 constexpr int kMaxUnits = 4096;
 constexpr int kMaxLatency = 1000000;
+// A tensor core's dense rate per clock: 128 FLOP (Volta FP16) to 2048 (Blackwell BF16); the bound
+// only keeps the arithmetic finite. Generations: Volta is the 1st, Blackwell the 5th.
+constexpr int kMaxTensorFlopsPerClock = 1 << 20;
+constexpr int kMaxTensorGeneration = 64;
 
 bool in_range(int v, int lo, int hi) { return v >= lo && v <= hi; }
 bool positive(double v) { return v > 0 && std::isfinite(v); }
@@ -43,11 +47,12 @@ std::string lower(std::string s) {
 struct Reader {
   const toml::table& t;
   const std::string& path;
+  std::string_view prefix = "";  // "tensor.": names a nested table's field in errors
 
   template <class T>
   T need(std::string_view key) const {
     if (auto v = t[key].value<T>()) return *v;
-    throw std::runtime_error(path + ": missing or mistyped field '" + std::string(key) + "'");
+    throw std::runtime_error(path + ": missing or mistyped field '" + std::string(prefix) + std::string(key) + "'");
   }
   template <class T>
   T get(std::string_view key, T fallback) const {
@@ -158,6 +163,51 @@ toml::table parse_preset_toml(std::string_view text, const std::string& name) {
   }
 }
 
+// [tensor] and its [tensor.fp16] / [tensor.bf16] / [tensor.tf32] tables: present only on parts
+// with tensor cores; a format's table is absent when the tensor cores do not run it.
+void parse_tensor_format(const toml::table& tensor, std::string_view name, const std::string& path, TensorFormat& f) {
+  const toml::node* node = tensor.get(name);
+  if (node == nullptr) return;
+  const std::string where = "tensor." + std::string(name);
+  const auto* table = node->as_table();
+  if (table == nullptr) throw std::runtime_error(path + ": '" + where + "' must be a table ([" + where + "])");
+  const std::string prefix = where + ".";
+  Reader r{*table, path, prefix};
+  f.flops_per_clock_per_core = r.need<int>("flops_per_clock_per_core");
+  f.datasheet_tflops = r.need<double>("datasheet_tflops");
+  f.source = r.need<std::string>("source");
+  if (!in_range(f.flops_per_clock_per_core, 1, kMaxTensorFlopsPerClock) || !positive(f.datasheet_tflops) ||
+      f.source.empty())
+    throw std::runtime_error(path + ": " + where + ": flops_per_clock_per_core (1.." +
+                             std::to_string(kMaxTensorFlopsPerClock) +
+                             ") and datasheet_tflops must be positive finite numbers, and source not empty");
+}
+
+void parse_tensor_cores(const toml::table& t, const std::string& path, GpuPreset& p) {
+  const toml::node* node = t.get("tensor");
+  if (node == nullptr) return;  // no tensor cores: C1060 to P100
+  const auto* table = node->as_table();
+  if (table == nullptr) throw std::runtime_error(path + ": 'tensor' must be a table ([tensor])");
+  Reader r{*table, path, "tensor."};
+  TensorCores& tc = p.tensor;
+  tc.generation = r.need<int>("generation");
+  tc.cores_per_sm = r.need<int>("cores_per_sm");
+  tc.clock_mhz = r.need<double>("clock_mhz");
+  tc.source = r.need<std::string>("source");
+  for (auto& u : r.list("uncertain")) p.uncertain.push_back("tensor." + u);
+  if (!in_range(tc.generation, 1, kMaxTensorGeneration) || !in_range(tc.cores_per_sm, 1, kMaxUnits) ||
+      !positive(tc.clock_mhz) || tc.source.empty())
+    throw std::runtime_error(path + ": tensor: generation (1.." + std::to_string(kMaxTensorGeneration) +
+                             "), cores_per_sm (1.." + std::to_string(kMaxUnits) +
+                             ") and clock_mhz must be positive finite numbers, and source not empty");
+  parse_tensor_format(*table, "fp16", path, tc.fp16);
+  parse_tensor_format(*table, "bf16", path, tc.bf16);
+  parse_tensor_format(*table, "tf32", path, tc.tf32);
+  if (!tc.fp16.supported() && !tc.bf16.supported())
+    throw std::runtime_error(path + ": tensor: needs [tensor.fp16] or [tensor.bf16] (a tensor core that multiplies "
+                                    "neither has no figure to show)");
+}
+
 }  // namespace
 
 GpuPreset load_gpu_preset(const std::string& path) { return parse_gpu_preset(read_preset_text(path), path); }
@@ -218,6 +268,7 @@ GpuPreset parse_gpu_preset(std::string_view text, const std::string& path) {
     if (!in_range(latency, 0, kMaxLatency))
       throw std::runtime_error(path + ": latencies must be 0.." + std::to_string(kMaxLatency) + " cycles");
   if (p.latency.fma < 1) throw std::runtime_error(path + ": fma_latency must be at least 1 cycle");
+  parse_tensor_cores(t, path, p);
   return p;
 }
 

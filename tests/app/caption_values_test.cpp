@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/assets.hpp"
+#include "core/lesson_vocabulary.hpp"
 #include "core/measured_text.hpp"
 #include "lesson.hpp"
 
@@ -68,7 +70,6 @@ class CaptionValues : public ::testing::Test {
     ctx_.gpu_result = &gpu_run_;
     ctx_.cpu_name = "Test CPU 9000";
     ctx_.gpu_name = "Test GPU X";
-    ctx_.tensor_tflops = 989.0;
     ctx_.cpu_progress_at_finish = ws::app::cpu_progress_at_gpu_finish(*tiled_);
   }
   std::string value(std::string_view key) const {
@@ -130,7 +131,8 @@ TEST_F(CaptionValues, PresetValuesComeFromThePreset) {
   EXPECT_EQ(value("preset.max_warps_per_sm"), "64");  // every cc 9.0 SM holds 64 warps
   EXPECT_EQ(value("preset.clock_ghz"), "1.98");
   EXPECT_EQ(value("preset.fp32_tflops"), ws::app::format_sig3(g.peak_gflops() / 1000));
-  EXPECT_EQ(value("preset.tensor_tflops"), "989");
+  EXPECT_EQ(value("preset.tensor_tflops"), "989");  // 132 SMs x 4 tensor cores x 1024 FLOP x 1.83 GHz
+  EXPECT_EQ(value("preset.tensor_format"), "BF16");
   EXPECT_EQ(value("preset.mem_bandwidth_gbs"), ws::app::group_digits(std::llround(g.memory_bandwidth_gbs)));
   EXPECT_EQ(value("preset.cpu_name"), cpu_preset_.name);
   EXPECT_EQ(value("preset.cpu_cores"), std::to_string(cpu_preset_.cores));
@@ -144,6 +146,62 @@ TEST_F(CaptionValues, PresetValuesComeFromThePreset) {
   ctx_.cpu = nullptr;
   EXPECT_EQ(value("preset.gpu_name"), tiled_->gpu().name);
   EXPECT_EQ(value("preset.cpu_name"), tiled_->cpu().name);
+}
+
+// The tensor figure is computed from the preset's parts, formatted as preset.fp32_tflops is, and
+// names its format; a GPU without tensor cores has no value (the caption shows a dash).
+TEST_F(CaptionValues, TensorValuesComeFromThePresetsParts) {
+  struct Want {
+    const char* id;
+    const char* tflops;
+    const char* format;
+  };
+  for (const Want& w : {Want{"v100", "125", "FP16"}, Want{"a100-80gb", "312", "BF16"}, Want{"h200", "989", "BF16"},
+                        Want{"b200", "2,255", "BF16"}, Want{"rtx4090", "165", "BF16"}}) {
+    SCOPED_TRACE(w.id);
+    const sim::GpuPreset& g = sim::find_gpu(w.id);
+    ctx_.gpu = &g;
+    EXPECT_EQ(value("preset.tensor_tflops"), w.tflops);
+    EXPECT_EQ(value("preset.tensor_tflops"), ws::app::format_sig3(g.tensor_peak_gflops(*g.tensor_headline()) / 1000));
+    EXPECT_EQ(value("preset.tensor_format"), w.format);
+  }
+  for (const char* id : {"c1060", "gtx580", "c2050", "k80", "p100"}) {
+    SCOPED_TRACE(id);
+    const sim::GpuPreset& g = sim::find_gpu(id);
+    ctx_.gpu = &g;
+    EXPECT_FALSE(caption_value("preset.tensor_tflops", ctx_).has_value());
+    EXPECT_FALSE(caption_value("preset.tensor_format", ctx_).has_value());
+    EXPECT_TRUE(caption_value("preset.fp32_tflops", ctx_).has_value());
+  }
+  // Without explicit presets the simulation's (an H100's) are used.
+  ctx_.gpu = nullptr;
+  EXPECT_EQ(value("preset.tensor_tflops"), "989");
+}
+
+// The built-in lessons' tensor-core steps, expanded as the window expands them for the preset each
+// step shows: a number before "TFLOP/s", never the dash of a missing value.
+TEST_F(CaptionValues, BuiltInTensorStepsShowTheFigure) {
+  const ws::lesson::Vocabulary vocab = ws::app::registry_vocabulary();
+  for (const char* file : {"gpu-story.en.toml", "gpu-story.ko.toml"}) {
+    SCOPED_TRACE(file);
+    const auto r = ws::lesson::load_lesson_file(ws::app::assets_dir() + "/lessons/" + file, vocab);
+    ASSERT_TRUE(r.ok());
+    int tensor_steps = 0;
+    for (std::size_t i = 0; i < r.lesson->steps.size(); ++i) {
+      const auto st = ws::lesson::state_at(*r.lesson, i, ws::lesson::AppliedState{});
+      if (st.caption.find("{preset.tensor_tflops}") == std::string::npos) continue;
+      ++tensor_steps;
+      const sim::GpuPreset& g = sim::find_gpu(st.gpu_preset);
+      ctx_.gpu = &g;
+      const std::string text =
+          ws::lesson::expand_caption(st.caption, [&](std::string_view key) { return caption_value(key, ctx_); });
+      const std::string figure = ws::app::format_sig3(g.tensor_peak_gflops(*g.tensor_headline()) / 1000);
+      EXPECT_NE(text.find(figure + " TFLOP/s"), std::string::npos) << st.gpu_preset << ": " << text;
+      EXPECT_EQ(text.find(std::string(ws::lesson::kMissingValue) + " TFLOP/s"), std::string::npos) << text;
+      EXPECT_NE(text.find(g.tensor_headline_format()), std::string::npos) << text;
+    }
+    EXPECT_EQ(tensor_steps, 2) << "the V100 and B200 steps";
+  }
 }
 
 TEST_F(CaptionValues, SimValuesMatchTheSimulation) {

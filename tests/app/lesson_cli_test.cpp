@@ -80,6 +80,29 @@ TEST_F(LessonCli, UnknownPresetListsTheValidNames) {
   EXPECT_TRUE(contains(r.output, "this-machine")) << r.output;
 }
 
+// Which presets have tensor cores comes from the preset files: a tensor figure on a step that
+// shows a C1060 fails the check at the placeholder; the same step on a V100 passes.
+TEST_F(LessonCli, TensorFigureOnAGpuWithoutTensorCoresFails) {
+  const std::string bad = write("tensor.toml",
+                                "title = \"Tensor\"\n"
+                                "[[step]]\n"
+                                "gpu_preset = \"c1060\"\n"
+                                "caption = \"{preset.tensor_tflops} TFLOP/s\"\n");
+  auto r = run_command(bin + " lesson check " + bad);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(contains(r.output, bad + ":4:12: error: ")) << r.output;
+  EXPECT_TRUE(contains(r.output, "needs a GPU preset with tensor cores")) << r.output;
+  EXPECT_TRUE(contains(r.output, "'c1060'")) << r.output;
+  const std::string good = write("tensor-ok.toml",
+                                 "title = \"Tensor\"\n"
+                                 "[[step]]\n"
+                                 "gpu_preset = \"v100\"\n"
+                                 "caption = \"{preset.tensor_tflops} TFLOP/s ({preset.tensor_format})\"\n");
+  r = run_command(bin + " lesson check " + good);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(contains(r.output, good + ": ok, 1 step")) << r.output;
+}
+
 TEST_F(LessonCli, RealKernelNamesComeFromTheKernelRegistry) {
   const std::string file = write("kernels.toml",
                                  "title = \"Kernels\"\n"

@@ -269,6 +269,58 @@ TEST(LessonErrors, PlaceholderColumnCountsCodePoints) {
     EXPECT_EQ(d.column, 16);
 }
 
+// A tensor-core figure on a step that shows a GPU without tensor cores could only be a dash: an
+// error at the placeholder, naming the step and the preset. The preset is the one the step shows,
+// carried over from earlier steps as the window carries it.
+TEST(LessonErrors, TensorPlaceholderNeedsAPresetWithTensorCores) {
+    const ParseResult r = parse(
+        "title = \"T\"\n"
+        "[[step]]\n"
+        "gpu_preset = \"c1060\"\n"
+        "caption = \"{preset.gpu_name}: {preset.tensor_tflops} TFLOP/s\"\n"
+        "[[step]]\n"
+        "caption = \"still: {preset.tensor_format}\"\n"
+        "[[step]]\n"
+        "gpu_preset = \"v100\"\n"
+        "caption = \"{preset.tensor_tflops} TFLOP/s ({preset.tensor_format})\"\n");
+    EXPECT_FALSE(r.ok());
+    ASSERT_EQ(r.diagnostics.size(), 2u) << dump(r);
+    const Diagnostic& a = r.diagnostics[0];
+    EXPECT_EQ(a.severity, Sev::error);
+    EXPECT_EQ(a.line, 4);
+    EXPECT_EQ(a.column, 31);
+    EXPECT_NE(a.message.find("'{preset.tensor_tflops}' needs a GPU preset with tensor cores"), std::string::npos)
+        << a.message;
+    EXPECT_NE(a.message.find("step 1 shows 'c1060'"), std::string::npos) << a.message;
+    const Diagnostic& b = r.diagnostics[1];
+    EXPECT_EQ(b.line, 6);
+    EXPECT_EQ(b.column, 19);
+    EXPECT_NE(b.message.find("'{preset.tensor_format}'"), std::string::npos) << b.message;
+    EXPECT_NE(b.message.find("step 2 shows 'c1060'"), std::string::npos) << b.message;
+}
+
+TEST(LessonErrors, TensorPlaceholderIsFineWhereThePresetHasThem) {
+    // The default preset (h100), a Volta-or-later one, and "this-machine" (only known when played).
+    for (const char* preset : {"", "gpu_preset = \"v100\"\n", "gpu_preset = \"this-machine\"\n",
+                               "gpu_preset = \"b200\"\n"}) {
+        const ParseResult r = parse(std::string("title = \"T\"\n[[step]]\n") + preset +
+                                    "caption = \"{preset.tensor_tflops} TFLOP/s ({preset.tensor_format})\"\n");
+        EXPECT_TRUE(r.ok()) << preset << dump(r);
+        EXPECT_TRUE(r.diagnostics.empty()) << preset << dump(r);
+    }
+    // A step that leaves a no-tensor GPU for one with them is fine from then on.
+    const ParseResult r = parse(
+        "title = \"T\"\n[[step]]\ngpu_preset = \"p100\"\ncaption = \"{preset.fp32_tflops}\"\n"
+        "[[step]]\ngpu_preset = \"a100-80gb\"\ncaption = \"{preset.tensor_tflops}\"\n");
+    EXPECT_TRUE(r.ok()) << dump(r);
+    // Without the list (no registry) nothing is checked.
+    Vocabulary open = test::vocab();
+    open.gpus_without_tensor_cores.clear();
+    const ParseResult unchecked = parse_lesson(
+        "title = \"T\"\n[[step]]\ngpu_preset = \"c1060\"\ncaption = \"{preset.tensor_tflops}\"\n", "t.toml", open);
+    EXPECT_TRUE(unchecked.ok()) << dump(unchecked);
+}
+
 TEST(LessonErrors, MissingTitle) {
     const ParseResult r = parse("[[step]]\nm = 4\n");
     EXPECT_FALSE(r.ok());

@@ -16,6 +16,7 @@ inline Vocabulary vocab() {
         {"i7-3960x", "laptop-2025", "epyc-64", "epyc-96", "epyc-128", "this-machine"},
         {"naive", "tiled"},
         {"cpu-naive", "cpu-parallel", "cpu-blas", "cuda-naive", "cuda-tiled", "cublas"},
+        {"c1060", "gtx580", "c2050", "k80", "p100"},  // no tensor cores: before Volta
     };
 }
 

@@ -1,5 +1,6 @@
 // `warpscope presets | occupancy | simulate`: output shape and exit codes.
 #include <array>
+#include <map>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -32,10 +33,49 @@ TEST(SimCli, Presets) {
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(has(r.out, "h100"));
   EXPECT_TRUE(has(r.out, "i7-3960x"));
+  EXPECT_TRUE(has(r.out, "tensor GF/s")) << r.out;
+  EXPECT_TRUE(has(r.out, "125338 FP16")) << r.out;  // V100: 80 x 8 x 128 FLOP x 1.53 GHz
   r = run("presets --json");
   EXPECT_EQ(r.code, 0);
   EXPECT_TRUE(has(r.out, "\"peak_fp32_gflops\""));
   EXPECT_TRUE(has(r.out, "\"source\""));
+}
+
+// The tensor cores in `presets --json`: the parts, each format's computed peak beside its datasheet
+// figure and source; null before Volta.
+TEST(SimCli, PresetsJsonHasTheTensorCores) {
+  const auto r = run("presets --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  std::map<std::string, nlohmann::json> gpus;
+  for (const auto& g : j.at("gpus")) gpus[g.at("id").get<std::string>()] = g;
+  for (const char* id : {"c1060", "gtx580", "c2050", "k80", "p100"}) {
+    ASSERT_TRUE(gpus.count(id)) << id;
+    ASSERT_TRUE(gpus[id].contains("tensor_cores")) << id;
+    EXPECT_TRUE(gpus[id].at("tensor_cores").is_null()) << id;
+  }
+  const auto& h100 = gpus.at("h100").at("tensor_cores");
+  EXPECT_EQ(h100.at("generation"), 4);
+  EXPECT_EQ(h100.at("cores_per_sm"), 4);
+  EXPECT_EQ(h100.at("cores"), 528);
+  EXPECT_EQ(h100.at("clock_mhz"), 1830.0);
+  EXPECT_EQ(h100.at("headline_format"), "BF16");
+  EXPECT_NEAR(h100.at("headline_peak_gflops").get<double>(), 989429.76, 0.01);  // 528 x 1024 x 1.83 GHz
+  EXPECT_EQ(h100.at("formats").at("bf16").at("flops_per_clock_per_core"), 1024);
+  EXPECT_NEAR(h100.at("formats").at("tf32").at("peak_gflops").get<double>(), 494714.88, 0.01);
+  EXPECT_EQ(h100.at("formats").at("tf32").at("datasheet_gflops"), 494700.0);
+  EXPECT_FALSE(h100.at("formats").at("bf16").at("source").get<std::string>().empty());
+  EXPECT_FALSE(h100.at("source").get<std::string>().empty());
+  const auto& v100 = gpus.at("v100").at("tensor_cores");
+  EXPECT_EQ(v100.at("generation"), 1);
+  EXPECT_EQ(v100.at("headline_format"), "FP16");
+  EXPECT_TRUE(v100.at("formats").contains("fp16"));
+  EXPECT_FALSE(v100.at("formats").contains("bf16")) << "Volta has no BF16";
+  EXPECT_FALSE(v100.at("formats").contains("tf32")) << "Volta has no TF32";
+  for (const char* id : {"v100", "a100-80gb", "h100", "h200", "b200", "rtx4090"})
+    for (const auto& [name, f] : gpus.at(id).at("tensor_cores").at("formats").items())
+      EXPECT_NEAR(f.at("peak_gflops").get<double>() / f.at("datasheet_gflops").get<double>(), 1.0, 0.02)
+          << id << " " << name;
 }
 
 TEST(SimCli, Occupancy) {

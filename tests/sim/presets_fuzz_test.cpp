@@ -27,6 +27,7 @@ constexpr std::string_view kTokens[] = {
     "nan", "-inf", "1e400", "99999999999999999999", "-2147483649", "2147483648", "0", "-1", "true", "1979-05-27",
     "[model]\n", "[model.x]\n", "\t", "\r", std::string_view("\0", 1), "\xff", "\xed\xa0\x80", "\"9.0\"", "\"9\"",
     "\"x.y\"", "\"99999999999.0\"", "sm_count = ", "clock_mhz = ", "fma_latency = ", "compute_capability = ",
+    "[tensor]\n", "[tensor.bf16]\n", "tensor = ", "cores_per_sm = ", "flops_per_clock_per_core = ",
 };
 
 std::vector<std::string> files_in(const std::string& sub) {
@@ -85,6 +86,22 @@ TEST(PresetFuzz, BrokenGpuPresetsNeverCrash) {
       ASSERT_GE(p.latency.dram, 0);
       ASSERT_TRUE(std::isfinite(p.peak_gflops())) << p.peak_gflops();
       ASSERT_TRUE(std::isfinite(p.dram_bytes_per_cycle()));
+      // Tensor cores: either none, or a count, a clock and a figure to show, all finite.
+      if (p.has_tensor_cores()) {
+        ASSERT_GT(p.tensor.generation, 0);
+        ASSERT_GT(p.tensor.clock_mhz, 0);
+        ASSERT_FALSE(p.tensor.source.empty());
+        ASSERT_NE(p.tensor_headline(), nullptr);
+        for (const TensorFormat* f : {&p.tensor.fp16, &p.tensor.bf16, &p.tensor.tf32}) {
+          ASSERT_TRUE(std::isfinite(p.tensor_peak_gflops(*f)));
+          if (f->supported()) {
+            ASSERT_GT(p.tensor_peak_gflops(*f), 0);
+            ASSERT_FALSE(f->source.empty());
+          }
+        }
+      } else {
+        ASSERT_EQ(p.tensor_headline(), nullptr);
+      }
       (void)p.cc_string();
     }
     if (HasFatalFailure() || HasNonfatalFailure()) return;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,21 @@ TEST(SimPresets, PeakFromPartsMatchesReferenceTables) {
     EXPECT_DOUBLE_EQ(g.clock_mhz, std::stod(row.at("boost_clock_mhz"))) << g.id;
     EXPECT_EQ(g.schedulers_per_sm, std::stoi(row.at("warp_schedulers_per_sm"))) << g.id;
     EXPECT_EQ(g.cc_string(), row.at("compute_capability")) << g.id;
+    // Tensor cores: count, generation and the dense FP16/BF16 figure ("n/a" before Volta). The
+    // figure cell may carry words after the number: "125 (FP16 in/FP32 acc; no BF16)".
+    const std::string dense = row.at("fp16_bf16_tensor_dense_tflops");
+    if (row.at("tensor_core_gen") == "none") {
+      EXPECT_FALSE(g.has_tensor_cores()) << g.id;
+      EXPECT_EQ(dense.rfind("n/a", 0), 0u) << g.id << ": " << dense;
+      continue;
+    }
+    ASSERT_TRUE(g.has_tensor_cores()) << g.id;
+    EXPECT_EQ(g.tensor.cores_per_sm, std::stoi(row.at("tensor_cores_per_sm"))) << g.id;
+    EXPECT_EQ(g.sm_count * g.tensor.cores_per_sm, std::stoi(row.at("total_tensor_cores"))) << g.id;
+    const int gen = g.tensor.generation;
+    const std::string ordinal = std::to_string(gen) + (gen == 1 ? "st" : gen == 2 ? "nd" : gen == 3 ? "rd" : "th");
+    EXPECT_EQ(ordinal, row.at("tensor_core_gen")) << g.id;
+    EXPECT_NEAR(g.tensor_peak_gflops(*g.tensor_headline()) / (std::stod(dense) * 1000), 1.0, 0.02) << g.id;
   }
   for (const auto& c : cpu_presets()) {
     ASSERT_TRUE(cpus.count(c.reference_name)) << c.id << ": no row '" << c.reference_name << "'";
@@ -110,6 +126,140 @@ TEST(SimPresets, PeakFromPartsMatchesReferenceTables) {
     EXPECT_EQ(c.cores, std::stoi(row.at("cores"))) << c.id;
     EXPECT_DOUBLE_EQ(c.base_clock_ghz, std::stod(row.at("base_clock_ghz"))) << c.id;
   }
+}
+
+// The tensor cores: parts on Volta and later, none before; generation, count and every figure
+// with its source.
+TEST(SimPresets, TensorCoresWhereTheyExistAndNowhereElse) {
+  struct Want {
+    const char* id;
+    int generation, cores_per_sm;
+    bool bf16_tf32;  // Volta multiplies FP16 only
+    const char* headline;
+  };
+  const Want with[] = {{"v100", 1, 8, false, "FP16"}, {"a100-80gb", 3, 4, true, "BF16"}, {"h100", 4, 4, true, "BF16"},
+                       {"h200", 4, 4, true, "BF16"},  {"b200", 5, 4, true, "BF16"},      {"rtx4090", 4, 4, true, "BF16"}};
+  for (const Want& w : with) {
+    SCOPED_TRACE(w.id);
+    const GpuPreset& g = find_gpu(w.id);
+    ASSERT_TRUE(g.has_tensor_cores());
+    EXPECT_EQ(g.tensor.generation, w.generation);
+    EXPECT_EQ(g.tensor.cores_per_sm, w.cores_per_sm);
+    EXPECT_FALSE(g.tensor.source.empty());
+    EXPECT_GT(g.tensor.clock_mhz, 0);
+    // A tensor figure is never quoted above the boost clock the FP32 figure uses.
+    EXPECT_LE(g.tensor.clock_mhz, g.clock_mhz);
+    EXPECT_TRUE(g.tensor.fp16.supported());
+    EXPECT_EQ(g.tensor.bf16.supported(), w.bf16_tf32);
+    EXPECT_EQ(g.tensor.tf32.supported(), w.bf16_tf32);
+    for (const TensorFormat* f : {&g.tensor.fp16, &g.tensor.bf16, &g.tensor.tf32}) {
+      if (!f->supported()) {
+        EXPECT_EQ(g.tensor_peak_gflops(*f), 0);
+        continue;
+      }
+      EXPECT_FALSE(f->source.empty());
+      EXPECT_GT(f->datasheet_tflops, 0);
+    }
+    EXPECT_EQ(g.tensor_headline_format(), w.headline);
+    ASSERT_NE(g.tensor_headline(), nullptr);
+  }
+  for (const char* id : {"c1060", "gtx580", "c2050", "k80", "p100"}) {
+    SCOPED_TRACE(id);
+    const GpuPreset& g = find_gpu(id);
+    EXPECT_FALSE(g.has_tensor_cores());
+    EXPECT_EQ(g.tensor.generation, 0);
+    EXPECT_TRUE(g.tensor.source.empty());
+    EXPECT_EQ(g.tensor_headline(), nullptr);
+    EXPECT_EQ(g.tensor_headline_format(), "");
+    EXPECT_FALSE(g.tensor.fp16.supported() || g.tensor.bf16.supported() || g.tensor.tf32.supported());
+    EXPECT_EQ(g.tensor_peak_gflops(g.tensor.bf16), 0);
+  }
+  // Every preset is one or the other.
+  for (const auto& g : gpu_presets()) EXPECT_EQ(g.has_tensor_cores(), g.tensor_headline() != nullptr) << g.id;
+}
+
+// SMs x tensor cores per SM x FLOP per clock per core x tensor clock against the vendors' dense
+// figures (written here as well as in the files, so an edit to a file cannot move both).
+TEST(SimPresets, TensorPeakFromPartsMatchesDatasheets) {
+  struct Figure {
+    const char* id;
+    const char* format;
+    double tflops;
+  };
+  const Figure figures[] = {
+      {"v100", "fp16", 125},                                                  // FP16 in, FP32 accumulate
+      {"a100-80gb", "fp16", 312}, {"a100-80gb", "bf16", 312}, {"a100-80gb", "tf32", 156},
+      {"h100", "fp16", 989.4},    {"h100", "bf16", 989.4},    {"h100", "tf32", 494.7},
+      {"h200", "fp16", 989.4},    {"h200", "bf16", 989.4},    {"h200", "tf32", 494.7},
+      {"b200", "fp16", 2250},     {"b200", "bf16", 2250},
+      {"b200", "tf32", 1125},  // NVIDIA's table: 2.2 PF sparse, rounded; half of BF16 (see b200.toml)
+      {"rtx4090", "fp16", 165.2}, {"rtx4090", "bf16", 165.2}, {"rtx4090", "tf32", 82.6},  // FP32 accumulate
+  };
+  for (const Figure& f : figures) {
+    SCOPED_TRACE(std::string(f.id) + " " + f.format);
+    const GpuPreset& g = find_gpu(f.id);
+    const std::string fmt = f.format;
+    const TensorFormat& tf = fmt == "fp16" ? g.tensor.fp16 : fmt == "bf16" ? g.tensor.bf16 : g.tensor.tf32;
+    ASSERT_TRUE(tf.supported());
+    EXPECT_NEAR(g.tensor_peak_gflops(tf) / (f.tflops * 1000), 1.0, 0.02) << g.tensor_peak_gflops(tf);
+    EXPECT_DOUBLE_EQ(tf.datasheet_tflops, f.tflops);
+  }
+  // And every figure a file states, against the file's own parts.
+  for (const auto& g : gpu_presets())
+    for (const TensorFormat* tf : {&g.tensor.fp16, &g.tensor.bf16, &g.tensor.tf32})
+      if (tf->supported()) {
+        EXPECT_NEAR(g.tensor_peak_gflops(*tf) / (tf->datasheet_tflops * 1000), 1.0, 0.02) << g.id;
+      }
+  // The Hopper figures are quoted at 1830 MHz: at the 1980 MHz FP32 clock the same parts would be
+  // 8 % over the datasheet, which is why the tensor clock is its own part.
+  const GpuPreset& h100 = find_gpu("h100");
+  EXPECT_DOUBLE_EQ(h100.tensor.clock_mhz, 1830);
+  EXPECT_GT(h100.sm_count * 4 * 1024 * h100.clock_mhz * 1e-3 / (989.4 * 1000), 1.05);
+}
+
+TEST(SimPresets, TensorTableIsCheckedWhenLoaded) {
+  std::ifstream in(presets_dir() + "/gpus/a100-80gb.toml");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string good = buf.str();
+  ASSERT_NE(good.find("[tensor]"), std::string::npos);
+  const GpuPreset ok = parse_gpu_preset(good, "a100.toml");
+  EXPECT_EQ(ok.tensor.cores_per_sm, 4);
+  EXPECT_EQ(ok.tensor.bf16.flops_per_clock_per_core, 512);
+  auto refused = [&](const std::string& from, const std::string& to, const std::string& says) {
+    std::string text = good;
+    const auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+    try {
+      parse_gpu_preset(text, "a100.toml");
+      ADD_FAILURE() << "accepted with '" << to << "'";
+    } catch (const std::runtime_error& e) {
+      const std::string msg = e.what();
+      EXPECT_EQ(msg.rfind("a100.toml", 0), 0u) << msg;
+      EXPECT_NE(msg.find(says), std::string::npos) << msg;
+    }
+  };
+  refused("cores_per_sm = 4", "cores_per_sm = 0", "cores_per_sm");
+  refused("cores_per_sm = 4", "", "'tensor.cores_per_sm'");
+  refused("clock_mhz = 1410\nsource = \"NVIDIA A100 Tensor", "clock_mhz = nan\nsource = \"NVIDIA A100 Tensor",
+          "clock_mhz");
+  refused("flops_per_clock_per_core = 256", "flops_per_clock_per_core = -256", "tensor.tf32");
+  refused("datasheet_tflops = 156\nsource", "datasheet_tflops = 156\nsourc", "'tensor.tf32.source'");
+  // Tensor cores that multiply neither FP16 nor BF16 have no figure to show.
+  std::string neither = good;
+  for (const std::string header : {"[tensor.fp16]", "[tensor.bf16]"}) {
+    const auto at = neither.find(header);
+    ASSERT_NE(at, std::string::npos);
+    neither.replace(at, header.size(), header == "[tensor.fp16]" ? "[tensor.int8]" : "[tensor.fp8]");
+  }
+  EXPECT_THROW(parse_gpu_preset(neither, "a100.toml"), std::runtime_error);
+  // Without [tensor] a part has no tensor cores (the files before Volta).
+  const GpuPreset none = parse_gpu_preset(good.substr(0, good.find("# Tensor cores")) +
+                                              good.substr(good.find("# Simulator constants")),
+                                          "a100.toml");
+  EXPECT_FALSE(none.has_tensor_cores());
+  EXPECT_EQ(none.tensor_headline(), nullptr);
 }
 
 TEST(SimPresets, LookupByIdAndNameAndUnknownListsValid) {

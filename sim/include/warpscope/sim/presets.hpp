@@ -26,6 +26,27 @@ struct GpuLatencies {
   int block_launch = 50; // block assigned to an SM -> its warps may issue
 };
 
+// One number format on the tensor cores: how many FLOP one tensor core does per clock, dense
+// (no 2:4 sparsity) with FP32 accumulate, and the vendor figure that rate must reproduce.
+struct TensorFormat {
+  int flops_per_clock_per_core = 0;  // 0: the tensor cores do not run this format
+  double datasheet_tflops = 0;       // dense, from `source`
+  std::string source;                // where datasheet_tflops comes from
+  bool supported() const { return flops_per_clock_per_core > 0; }
+};
+
+// The tensor cores of a GPU as parts (Volta and later); cores_per_sm == 0: none. The peak of a
+// format is SMs x cores_per_sm x flops_per_clock_per_core x clock_mhz.
+struct TensorCores {
+  int generation = 0;       // NVIDIA's tensor-core generation: Volta 1, Turing 2, Ampere 3, Hopper/Ada 4, Blackwell 5
+  int cores_per_sm = 0;
+  double clock_mhz = 0;     // the clock the datasheet tensor figures are quoted at (may be below the FP32 boost clock)
+  TensorFormat fp16;        // FP16 inputs, FP32 accumulate
+  TensorFormat bf16;        // BF16 inputs, FP32 accumulate (Ampere and later)
+  TensorFormat tf32;        // TF32 inputs, FP32 accumulate (Ampere and later)
+  std::string source;       // where cores_per_sm, generation, the per-clock rates and clock_mhz come from
+};
+
 struct GpuPreset {
   std::string id;              // short name for the CLI: "h100"
   std::string name;            // display name: "H100 SXM5 80 GB"
@@ -46,7 +67,7 @@ struct GpuPreset {
   int lsu_cycles_per_wavefront = 1;   // per 128-byte line a warp's global access touches
   int smem_cycles_per_wavefront = 1;  // per conflict-free shared-memory wavefront
   double datasheet_fp32_tflops = 0;   // what the vendor/reference table says, to check peak()
-  double tensor_tflops = 0;           // dense FP16/BF16 on tensor cores, datasheet; 0: none (before Volta)
+  TensorCores tensor;                 // cores_per_sm == 0: no tensor cores (before Volta)
   GpuLatencies latency;
   std::string source;                 // where the datasheet numbers come from
   std::string model_source;           // where the latencies and model constants come from
@@ -56,6 +77,26 @@ struct GpuPreset {
 
   // SMs x FP32 lanes x 2 (FMA) x clock, in GFLOP/s.
   double peak_gflops() const { return sm_count * fp32_lanes_per_sm * 2.0 * clock_mhz * 1e-3; }
+  bool has_tensor_cores() const { return tensor.cores_per_sm > 0; }
+  // SMs x tensor cores per SM x FLOP per clock per core x tensor clock, in GFLOP/s; 0 when the
+  // format does not run on this GPU's tensor cores.
+  double tensor_peak_gflops(const TensorFormat& f) const {
+    if (!has_tensor_cores() || !f.supported()) return 0;
+    return static_cast<double>(sm_count) * tensor.cores_per_sm * f.flops_per_clock_per_core * tensor.clock_mhz * 1e-3;
+  }
+  // The figure a caption quotes: BF16 where the tensor cores have it (what training uses), else
+  // FP16 (Volta); nullptr without tensor cores. tensor_headline_format() names it ("" when none).
+  const TensorFormat* tensor_headline() const {
+    if (!has_tensor_cores()) return nullptr;
+    if (tensor.bf16.supported()) return &tensor.bf16;
+    if (tensor.fp16.supported()) return &tensor.fp16;
+    return nullptr;
+  }
+  std::string tensor_headline_format() const {
+    const TensorFormat* f = tensor_headline();
+    if (f == nullptr) return "";
+    return f == &tensor.bf16 ? "BF16" : "FP16";
+  }
   double dram_bytes_per_cycle() const { return memory_bandwidth_gbs * 1e3 / clock_mhz; }
   std::string cc_string() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
 };

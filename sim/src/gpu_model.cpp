@@ -517,16 +517,17 @@ void GpuModel::ffmas_applied() {
 void GpuModel::apply_all_ffmas() {
   if (s_.kernel != Kernel::tiled) return;
   const int sms = s_.gpu->sm_count;
-  auto range = [&](int lo, int hi) {
-    for (int sm = lo; sm < hi; ++sm)
-      for (int slot = 0; slot < s_.slots; ++slot) {
-        const Warp& w = st_.warps[static_cast<std::size_t>(sm) * s_.slots + slot];
-        if (w.block >= 0 && !w.done) apply_ffmas(sm, slot, w, ffmas_issued(w));
-      }
+  auto one = [&](int sm) {
+    for (int slot = 0; slot < s_.slots; ++slot) {
+      const Warp& w = st_.warps[static_cast<std::size_t>(sm) * s_.slots + slot];
+      if (w.block >= 0 && !w.done) apply_ffmas(sm, slot, w, ffmas_issued(w));
+    }
   };
-  if (!pool_) return range(0, sms);
-  const int parts = pool_->parts();
-  pool_->run([&](int part) { range(sms * part / parts, sms * (part + 1) / parts); });
+  if (!pool_) {
+    for (int sm = 0; sm < sms; ++sm) one(sm);
+    return;
+  }
+  pool_->for_each(sms, one);
 }
 
 // The warp's FFMAs of its current tile from the last one applied up to (not including) upto.
@@ -576,24 +577,24 @@ void GpuModel::run_to(std::int64_t target) {
 // records, its log and its scratch, and reads nothing another SM writes until the round is over.
 void GpuModel::step_sms(std::int64_t h, std::int64_t target) {
   const int sms = s_.gpu->sm_count;
-  auto range = [&](int lo, int hi) {
-    for (int sm = lo; sm < hi; ++sm) {
-      std::int64_t limit = std::min(target, h + reach_);
-      if (first_done_[sm] != kNever) limit = std::min(limit, first_done_[sm] + s_.lat.block_launch - 1);
-      if (limit <= t_[sm]) continue;
-      scratch_[sm].limit = limit;
-      step_sm(sm, t_[sm] + 1);
-      t_[sm] = scratch_[sm].limit;
-    }
+  auto one = [&](int sm) {
+    std::int64_t limit = std::min(target, h + reach_);
+    if (first_done_[sm] != kNever) limit = std::min(limit, first_done_[sm] + s_.lat.block_launch - 1);
+    if (limit <= t_[sm]) return;
+    scratch_[sm].limit = limit;
+    step_sm(sm, t_[sm] + 1);
+    t_[sm] = scratch_[sm].limit;
   };
-  if (!pool_) return range(0, sms);
-  const int parts = pool_->parts();
-  pool_->run([&](int part) { range(sms * part / parts, sms * (part + 1) / parts); });
+  if (!pool_) {
+    for (int sm = 0; sm < sms; ++sm) one(sm);
+    return;
+  }
+  pool_->for_each(sms, one);
 }
 
 void GpuModel::set_threads(int threads) {
   threads = std::clamp(threads, 1, std::max(1, s_.gpu->sm_count));
-  if (pool_ && pool_->parts() == threads) return;
+  if (pool_ ? pool_->threads() == threads : threads == 1) return;
   pool_ = threads > 1 ? std::make_unique<WorkerPool>(threads) : nullptr;
 }
 

@@ -28,6 +28,7 @@ struct GuiOptions {
   std::optional<long long> cycle;   // jump here once the simulation is ready (clamped to its end)
   std::optional<std::string> zoom;  // "chip", "sm:N", "warp:N:W", "lane:N:W:L"
   std::optional<std::string> select;  // "lane:N:W:L" or "core:C": what the inspector shows
+  bool roofline = false;              // open with the roofline panel shown (View > Roofline)
 
   // Synthetic key presses, fed through the same path as real keys one frame apart, e.g.
   // "Right,Right,Space,wait:5,Space"; and a JSON line of the app's state printed at exit.

@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
   app.add_option("--block", gui.block, "Block side of the simulated launch: 8, 16 or 32")->check(CLI::IsMember({8, 16, 32}));
   app.add_option("--cycle", gui.cycle, "Simulated cycle to show (clamped to the end of the run)")->check(CLI::NonNegativeNumber);
   app.add_option("--zoom", gui.zoom, "What the chip view shows: chip, sm:N, warp:N:W or lane:N:W:L");
+  app.add_flag("--roofline", gui.roofline, "Show the roofline panel (View > Roofline, key R)");
   app.add_option("--select", gui.select, "What the inspector shows: lane:N:W:L or core:C");
   app.add_option("--keys", gui.keys, "Synthetic key presses, comma separated (Right, Shift+Right, Space, wait:N, ...)");
   app.add_flag("--print-state", gui.print_state, "Print the app's state as one JSON line when the window closes");

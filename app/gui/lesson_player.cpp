@@ -119,6 +119,7 @@ PanelVisibility LessonPlayer::visibility() const {
     if (p == "inspector") v.inspector = true;
     if (p == "timers") v.timers = true;
     if (p == "caption") v.caption = true;
+    if (p == "roofline") v.roofline = true;
   }
   return v;
 }

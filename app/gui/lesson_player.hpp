@@ -17,6 +17,7 @@ struct SimulationPanel;
 // Which parts of the window a lesson step shows (all, outside a lesson).
 struct PanelVisibility {
   bool gpu = true, cpu = true, matrix = true, timeline = true, inspector = true, timers = true, caption = true;
+  bool roofline = false;  // shown only when a step names it (or the View menu asks for it)
 };
 
 class LessonPlayer {

@@ -154,6 +154,10 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
         real.add_measured(load_measured_file(measured_path));
       ImGui::EndMenu();
     }
+    if (ImGui::BeginMenu(tr("panel.view", lang))) {
+      if (ImGui::MenuItem(tr("panel.roofline", lang), "R", pres.show_roofline)) pres.show_roofline = !pres.show_roofline;
+      ImGui::EndMenu();
+    }
     if (ImGui::BeginMenu(tr("panel.settings", lang))) {
       if (ImGui::MenuItem(tr("control.theme_dark", lang), "T", pres.theme == Theme::dark)) pres.theme = Theme::dark;
       if (ImGui::MenuItem(tr("control.theme_light", lang), "T", pres.theme == Theme::light_high_contrast))

@@ -18,6 +18,7 @@ struct Presentation {
   lesson::Language language = lesson::Language::en;
   bool clean = false;
   bool fullscreen = false;
+  bool show_roofline = false;  // View > Roofline (R); a lesson step may show it through `panels` too
   FontStatus fonts;
 
   static constexpr float kBaseFontPx = 17.0f;

@@ -23,6 +23,10 @@ RealRunView::RealRunView() {
   session.controls().gpu_kernel = gpu_default.kernel;
   session.on_result = [this](const kernels::JobResult& r) {
     if (!r.skipped) history.add(r.kernel, r.gflops);
+    if (!r.skipped && !r.cancelled) {
+      runs.push_back(r);
+      if (runs.size() > kMaxRuns) runs.erase(runs.begin());
+    }
   };
 }
 

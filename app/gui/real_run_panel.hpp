@@ -15,6 +15,10 @@ namespace ws::app {
 struct RealRunView {
   RealRunSession session;
   GflopsHistory history;
+  // Every run that finished since the window opened (skipped and cancelled ones left out), for
+  // the roofline; the oldest go beyond kMaxRuns.
+  static constexpr std::size_t kMaxRuns = 1000;
+  std::vector<kernels::JobResult> runs;
   bool lock_square = true;  // M = N = K while dragging one of them
   DefaultGpuKernel gpu_default;  // what the GPU picker started with, and why none when empty
   bool hardware_gpu = false;     // a GPU that really computes is here (CUDA, or GL on hardware)

@@ -33,6 +33,7 @@
 #include "gui/presentation.hpp"
 #include "gui/key_script.hpp"
 #include "gui/real_run_panel.hpp"
+#include "gui/roofline_panel.hpp"
 #include "gui/screenshot.hpp"
 #include "gui/simulation_panel.hpp"
 #include "gui/soak.hpp"
@@ -193,6 +194,7 @@ int run_gui(const GuiOptions& options) {
   const bool use_settings = (!headless && !soak) || std::getenv("WARPSCOPE_CONFIG_DIR");
   Settings settings = use_settings ? load_settings() : Settings{};
   Presentation pres;
+  pres.show_roofline = options.roofline;
   pres.theme = settings.theme == "light" ? Theme::light_high_contrast : Theme::dark;
   pres.scale = settings.ui_scale;
   pres.language = lesson::language_from_code(options.language.value_or(settings.language)).value_or(lesson::Language::en);
@@ -228,6 +230,7 @@ int run_gui(const GuiOptions& options) {
   sim_panel.sync(real_run.session.controls());
   const auto requested_at = std::chrono::steady_clock::now();
 
+  RooflinePanel roofline_panel;
   LessonPlayer player;
   std::string lesson_path = options.lesson_path;
   if (lesson_path.empty() && use_settings && !settings.last_lesson.empty() && std::filesystem::exists(settings.last_lesson))
@@ -319,6 +322,7 @@ int run_gui(const GuiOptions& options) {
       if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_0, false)) pres.set_scale(1.0f);
       if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_C, false)) pres.clean = !pres.clean;
       if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_T, false)) pres.toggle_theme();
+      if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_R, false)) pres.show_roofline = !pres.show_roofline;
       if (player.active()) {
         if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT) || ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN))
           player.go_to(player.step() + 1, real_run, sim_panel);
@@ -329,11 +333,20 @@ int run_gui(const GuiOptions& options) {
       handle_timeline_keys(sim_panel.session, !player.active());
     }
 
-    const PanelVisibility show = player.visibility();
+    PanelVisibility show = player.visibility();
+    // A lesson step names the roofline in `panels` (beside the simulation when it names those too);
+    // View > Roofline (R) puts it in the simulation's place, full size, until R again.
+    if (pres.show_roofline) {
+      show.roofline = true;
+      show.gpu = show.cpu = show.matrix = show.timeline = show.inspector = false;
+    }
+    roofline_panel.drawn = false;
     float top = 0;
     if (!pres.clean) top = draw_menu_bar(pres, player, real_run, sim_panel, lang);
     const ImVec2 size = io.DisplaySize;
-    const float left_w = show.timers ? std::clamp(size.x * 0.36f, 460.0f * pres.scale, 720.0f * pres.scale) : 0;
+    float left_w = show.timers ? std::clamp(size.x * 0.36f, 460.0f * pres.scale, 720.0f * pres.scale) : 0;
+    // With large text on a small screen the timers would leave the roofline a sliver: it keeps 58 %.
+    if (show.roofline) left_w = std::min(left_w, std::floor(size.x * 0.42f));
     const float caption_h = player.active() && show.caption ? std::max(150.0f, size.y * 0.26f) : 0;
     // The clear colour is the window background: not drawing it again halves the pixels a software
     // renderer blends each frame (Mesa llvmpipe on a 2-core machine is where this matters).
@@ -346,9 +359,11 @@ int run_gui(const GuiOptions& options) {
       draw_real_run_panel(real_run, now, pres.clean);
       ImGui::End();
     }
-    ImGui::SetNextWindowPos(ImVec2(left_w, top));
-    ImGui::SetNextWindowSize(ImVec2(size.x - left_w, size.y - top - caption_h));
-    ImGui::Begin(lesson::tr("panel.gpu", lang), nullptr, fixed);
+    // Right of the real run: the simulated GPU above, the roofline below (the roofline alone takes
+    // it all when the step shows nothing of the simulation).
+    const bool sim_shown = show.gpu || show.cpu || show.matrix || show.timeline || show.inspector || !show.roofline;
+    const float right_h = size.y - top - caption_h;
+    const float roofline_h = !show.roofline ? 0 : sim_shown ? std::floor(right_h * 0.5f) : right_h;
     bool real_edited = false;
     // Headless renders advance playback by a fixed 1/30 s a frame, so the same arguments give the
     // same pixels however fast this machine renders.
@@ -361,10 +376,24 @@ int run_gui(const GuiOptions& options) {
                      {"complete", sim_panel.session.complete()},
                      {"playing", sim_panel.session.playing()}};
     }
-    sim_panel.draw(ImGui::GetContentRegionAvail(), headless ? 1.0 : dt, real_run.session.controls(), real_edited, show,
-                   pres.clean);
+    if (sim_shown) {
+      ImGui::SetNextWindowPos(ImVec2(left_w, top));
+      ImGui::SetNextWindowSize(ImVec2(size.x - left_w, right_h - roofline_h));
+      ImGui::Begin(lesson::tr("panel.gpu", lang), nullptr, fixed);
+      sim_panel.draw(ImGui::GetContentRegionAvail(), headless ? 1.0 : dt, real_run.session.controls(), real_edited,
+                     show, pres.clean);
+      ImGui::End();
+    } else {
+      sim_panel.sync(real_run.session.controls());
+    }
+    if (roofline_h > 0) {
+      ImGui::SetNextWindowPos(ImVec2(left_w, top + right_h - roofline_h));
+      ImGui::SetNextWindowSize(ImVec2(size.x - left_w, roofline_h));
+      ImGui::Begin(lesson::tr("panel.roofline", lang), nullptr, fixed);
+      roofline_panel.draw(ImGui::GetContentRegionAvail(), real_run, sim_panel.session, sim_panel.controls.gpu_preset);
+      ImGui::End();
+    }
     if (real_edited) real_run.session.note_controls_edited(now);
-    ImGui::End();
     if (!(real_run.session.controls() == last_controls)) {
       // The user moved a real-run control: the animation follows the real run again.
       if (!player.applied_this_frame()) {
@@ -566,6 +595,9 @@ int run_gui(const GuiOptions& options) {
     state["theme"] = pres.theme == Theme::dark ? "dark" : "light";
     state["clean"] = pres.clean;
     state["fullscreen"] = pres.fullscreen;
+    // The roofline as drawn in the last frame: plot rectangle, decades, each roof and point with
+    // its pixels, so a test can check the drawing against the maths.
+    state["roofline"] = roofline_panel.drawn ? roofline_panel.state() : nlohmann::json{{"shown", false}};
     std::printf("%s\n", state.dump().c_str());
   }
   gl_worker.reset();  // waits for a running GL job to leave the worker context, then destroys it

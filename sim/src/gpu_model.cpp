@@ -10,13 +10,11 @@
 #include <cmath>
 #include <cstring>
 
+#include "gpu_engine.hpp"
+
 namespace ws::sim::detail {
 namespace {
 
-std::int64_t ceil_cycle(double t) {
-  auto i = static_cast<std::int64_t>(t);
-  return i + static_cast<std::int64_t>(static_cast<double>(i) < t);  // no branch: t's fraction is data
-}
 std::uint64_t align256(std::uint64_t x) { return (x + 255) & ~std::uint64_t{255}; }
 
 // Exact fp32 fused multiply-add, as FFMA does: one rounding. Where the CPU has FMA the loop uses
@@ -29,12 +27,10 @@ void fma_row_generic(float a, const float* b, float* acc, int n) {
 __attribute__((target("fma"))) void fma_row_hw(float a, const float* b, float* acc, int n) {
   for (int i = 0; i < n; ++i) acc[i] = __builtin_fmaf(a, b[i], acc[i]);
 }
-using FmaRow = void (*)(float, const float*, float*, int);
 FmaRow pick_fma_row() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("fma") ? &fma_row_hw : &fma_row_generic;
 }
-const FmaRow fma_row = pick_fma_row();
 #endif
 
 // A run of a tiled warp's FFMAs, k = k0..k1-1 in order, for n lanes: acc[i] = fma(a[k], b[k*ld + i],
@@ -67,29 +63,17 @@ __attribute__((target("fma"), flatten)) void fma_run_hw(const float* a, const fl
                                                         float* acc, int n) {
   fma_run_any(a, b, ld, k0, k1, acc, n);
 }
-using FmaRun = void (*)(const float*, const float*, int, int, int, float*, int);
 FmaRun pick_fma_run() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("fma") ? &fma_run_hw : &fma_run_generic;
 }
-const FmaRun fma_run = pick_fma_run();
 #else
-constexpr auto fma_row = &fma_row_generic;
-constexpr auto fma_run = &fma_run_generic;
+FmaRow pick_fma_row() { return &fma_row_generic; }
+FmaRun pick_fma_run() { return &fma_run_generic; }
 #endif
 
-// A scheduler's pick over its warps' short arrays: the oldest ready warp whose pipe is free
-// (ages are unique, so the oldest is one warp), how many such warps, and the soonest time one of
-// the others can issue: its ready time, or for a ready warp held by a busy pipe, when the pipe
-// frees. busy_at[pipe] is that time for a busy pipe (always after c), -1 for a free one or none.
-struct ScanResult {
-  int best;
-  int count;
-  std::int64_t soonest;
-};
-
-// Folds warps [from, n) into a partial result; the generic scan is this over all warps, the AVX2
-// scan its tail.
+// The scheduler's pick (ScanResult, gpu_engine.hpp). Folds warps [from, n) into a partial
+// result; the generic scan is this over all warps, the AVX2 scan its tail.
 inline ScanResult scan_range(const std::int64_t* ready, const std::int64_t* age, const std::uint8_t* pipe, int from,
                              int n, std::int64_t c, const std::int64_t* busy_at, ScanResult acc,
                              std::int64_t best_age) {
@@ -151,19 +135,22 @@ __attribute__((target("avx2"))) ScanResult scan_avx2(const std::int64_t* ready, 
   }
   return scan_range(ready, age, pipe, j, n, c, busy_at, {best, count, soonest}, best_age);
 }
-using Scan = ScanResult (*)(const std::int64_t*, const std::int64_t*, const std::uint8_t*, int, std::int64_t,
-                            const std::int64_t*, std::int64_t);
 Scan pick_scan() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") ? &scan_avx2 : &scan_generic;
 }
-const Scan scan = pick_scan();
 #else
-constexpr auto scan = &scan_generic;
+Scan pick_scan() { return &scan_generic; }
 #endif
 
-// Shared-memory wavefronts for one warp access: the most distinct words any bank must serve,
-// and at least one wavefront per 128 bytes of distinct data.
+}  // namespace
+
+// Chosen once, called through a pointer (an ifunc'd clone would go through the PLT on every call,
+// which showed in profiles).
+const FmaRow fma_row = pick_fma_row();
+const FmaRun fma_run = pick_fma_run();
+const Scan scan = pick_scan();
+
 int wavefronts(const std::vector<int>& words) {
   std::vector<int> uniq = words;
   std::sort(uniq.begin(), uniq.end());
@@ -174,7 +161,24 @@ int wavefronts(const std::vector<int>& words) {
   return std::max({1, worst, static_cast<int>((uniq.size() + 31) / 32)});
 }
 
-}  // namespace
+std::uint32_t one_cell_mask(const GpuSetup& s, const Warp& w) {
+  std::uint32_t mask = 0;
+  for (const Segment& g : s.segs[w.wib]) {
+    if (w.by * s.bdim + g.ty >= s.m) continue;
+    for (int tx = g.tx0; tx < g.tx1; ++tx)
+      if (w.bx * s.bdim + tx < s.n) mask |= 1u << (g.lane0 + tx - g.tx0);
+  }
+  return mask;
+}
+
+void one_cell_sectors(const GpuSetup& s, const Warp& w, SectorList& out) {
+  for (const Segment& g : s.segs[w.wib]) {
+    const std::uint64_t row = static_cast<std::uint64_t>(w.by) * s.bdim + g.ty;
+    const int c0 = w.bx * s.bdim + g.tx0, c1 = std::min(w.bx * s.bdim + g.tx1, s.n);
+    if (row >= static_cast<std::uint64_t>(s.m) || c0 >= c1) continue;
+    out.add(s.base_c + (row * s.n + c0) * 4, s.base_c + (row * s.n + c1) * 4);
+  }
+}
 
 GpuSetup make_setup(const GpuPreset& g, const SimConfig& cfg, const float* a, const float* b) {
   GpuSetup s;
@@ -191,7 +195,9 @@ GpuSetup make_setup(const GpuPreset& g, const SimConfig& cfg, const float* a, co
   s.total_blocks = static_cast<std::int64_t>(s.grid_x) * s.grid_y;
 
   const CcLimits lim = cc_limits(g.cc_major, g.cc_minor);
-  const int smem = cfg.kernel == Kernel::tiled ? 2 * s.threads * 4 : 0;
+  const KernelOps& program = kernel_ops(cfg.kernel);
+  s.smem_floats = program.smem_floats(s);
+  const int smem = 4 * s.smem_floats;
   s.occupancy = compute_occupancy(lim, {s.threads, cfg.regs_per_thread, smem});
   if (s.occupancy.active_blocks_per_sm == 0)
     throw SimRefused("the launch cannot run on " + g.name + ": " + s.occupancy.reason);
@@ -238,11 +244,7 @@ GpuSetup make_setup(const GpuPreset& g, const SimConfig& cfg, const float* a, co
   s.footprint = s.base_c + 4ull * s.m * s.n;
 
   s.segs.resize(s.wpb);
-  s.sts_waves.resize(s.wpb);
-  s.lds_a_waves.resize(s.wpb);
-  s.lds_b_waves.resize(s.wpb);
   for (int w = 0; w < s.wpb; ++w) {
-    std::vector<int> sts, lds_a, lds_b;
     for (int lane = 0; lane < 32; ++lane) {
       const int t = w * 32 + lane;
       if (t >= s.threads) break;
@@ -253,19 +255,14 @@ GpuSetup make_setup(const GpuPreset& g, const SimConfig& cfg, const float* a, co
                         static_cast<std::int16_t>(lane)});
       else
         segs.back().tx1 = static_cast<std::int16_t>(tx + 1);
-      // The bank pattern does not depend on which tile or which kk: both shift every word alike.
-      sts.push_back(ty * s.bdim + tx);
-      for (int v = 0; v < std::min(kUnroll, s.bdim); ++v) lds_a.push_back(ty * s.bdim + v);
-      lds_b.push_back(tx);
     }
-    s.sts_waves[w] = wavefronts(sts);
-    s.lds_a_waves[w] = wavefronts(lds_a);
-    s.lds_b_waves[w] = wavefronts(lds_b);
   }
+  program.prepare(s);
   return s;
 }
 
-GpuModel::GpuModel(GpuSetup setup, GpuOutputs* out) : s_(std::move(setup)), out_(out) {
+GpuModel::GpuModel(GpuSetup setup, GpuOutputs* out)
+    : s_(std::move(setup)), out_(out), ops_(&kernel_ops(s_.kernel)) {
   // SMs meet only in the L2/DRAM queues and the block queue. A load that leaves the SM completes
   // no sooner than an L2 hit's (or, without L2, DRAM's) latency after it issues, and a placed
   // block's warps issue no sooner than block_launch after it was placed. So each SM can run alone
@@ -283,7 +280,7 @@ GpuModel::GpuModel(GpuSetup setup, GpuOutputs* out) : s_(std::move(setup)), out_
   logs_.resize(sms);
   pools_.resize(sms);
   first_done_.assign(sms, kNever);
-  pend_n_.assign(static_cast<std::size_t>(sms) * s_.slots * (kUnroll + 2), 0);
+  pend_n_.assign(static_cast<std::size_t>(sms) * s_.slots * kLoadSlots, 0);
   fma_from_.assign(static_cast<std::size_t>(sms) * s_.slots, 0);
   slot_j_.resize(s_.slots);
   for (int slot = 0; slot < s_.slots; ++slot) slot_j_[slot] = slot / s_.nsched;
@@ -302,8 +299,8 @@ void GpuModel::reset() {
   st_.warps.assign(static_cast<std::size_t>(sms) * s_.slots, Warp{});
   st_.acc.assign(static_cast<std::size_t>(sms) * s_.slots * 32, 0.0f);
   st_.blocks.assign(static_cast<std::size_t>(sms) * s_.blocks_per_sm, BlockSlot{});
-  if (s_.kernel == Kernel::tiled)
-    st_.smem.assign(static_cast<std::size_t>(sms) * s_.blocks_per_sm * 2 * s_.threads, 0.0f);
+  if (s_.smem_floats > 0)
+    st_.smem.assign(static_cast<std::size_t>(sms) * s_.blocks_per_sm * s_.smem_floats, 0.0f);
   st_.sched.assign(static_cast<std::size_t>(sms) * s_.nsched, Scheduler{});
   st_.ready.assign(static_cast<std::size_t>(sms) * s_.nsched * s_.per_sched, kNever);
   st_.ready_age.assign(st_.ready.size(), kNever);
@@ -338,12 +335,6 @@ void GpuModel::account(int sm, std::int64_t c, int delta) {
   x.resident_warps += delta;
 }
 
-void GpuModel::wake(const Warp& w) {
-  Scheduler& q = st_.sched[w.sched];
-  q.next_check = std::min(q.next_check, w.ready_at);
-  // next_event is not touched: every loop that moves time recomputes it from next_check.
-}
-
 void GpuModel::place_block(int sm, int bslot, std::int64_t block, std::int64_t c) {
   BlockSlot& bs = st_.blocks[static_cast<std::size_t>(sm) * s_.blocks_per_sm + bslot];
   bs.block = static_cast<std::int32_t>(block);
@@ -351,8 +342,8 @@ void GpuModel::place_block(int sm, int bslot, std::int64_t block, std::int64_t c
   bs.warps_left = static_cast<std::int16_t>(s_.wpb);
   const int bx = static_cast<int>(block % s_.grid_x), by = static_cast<int>(block / s_.grid_x);
   if (!st_.smem.empty())
-    std::fill_n(st_.smem.begin() + (static_cast<std::size_t>(sm) * s_.blocks_per_sm + bslot) * 2 * s_.threads,
-                2 * s_.threads, 0.0f);
+    std::fill_n(st_.smem.begin() + (static_cast<std::size_t>(sm) * s_.blocks_per_sm + bslot) * s_.smem_floats,
+                s_.smem_floats, 0.0f);
   account(sm, c, s_.wpb);
   for (int w = 0; w < s_.wpb; ++w) {
     const int slot = bslot * s_.wpb + w;
@@ -370,99 +361,18 @@ void GpuModel::place_block(int sm, int bslot, std::int64_t block, std::int64_t c
     x.sched = sm * s_.nsched + slot % s_.nsched;
     st_.ready[x.hot] = kNever;
     st_.ready_age[x.hot] = x.age;
-    for (const Segment& g : s_.segs[w]) {
-      if (by * s_.bdim + g.ty >= s_.m) continue;
-      for (int tx = g.tx0; tx < g.tx1; ++tx)
-        if (bx * s_.bdim + tx < s_.n) x.mask |= 1u << (g.lane0 + tx - g.tx0);
-    }
     std::fill_n(st_.acc.begin() + idx * 32, 32, 0.0f);
-    // The naive kernel's out-of-range threads return at once; a warp of only those is done.
-    if (s_.kernel == Kernel::naive && x.mask == 0) {
+    // The program sets the counter and the lanes with a C cell; a warp with nothing to do is done.
+    if (!ops_->start(s_, x)) {
       x.done = true;
       x.ready_at = kNever;
       --bs.warps_left;
       continue;
     }
-    x.phase = 0;
-    set_next(sm, x, c + s_.lat.block_launch - 1);
+    ops_->set_next(*this, sm, x, c + s_.lat.block_launch - 1);
     x.reason = WaitReason::launch;
     x.wait_since = c;
     wake(x);
-  }
-}
-
-bool GpuModel::pipe_ok(const Scheduler& q, Op op, std::int64_t c) const {
-  if (op == Op::ffma) return q.fp_free < static_cast<double>(c + 1);
-  if (op == Op::alu) return (s_.alu_on_fp_pipe ? q.fp_free : q.alu_free) < static_cast<double>(c + 1);
-  return true;
-}
-
-// Greedy-then-oldest: keep issuing from the last warp while it can, else the oldest ready warp.
-[[gnu::always_inline]] inline int GpuModel::pick(int sm, int qi, std::int64_t c, std::int64_t& next, int& candidates) {
-  const std::size_t qidx = static_cast<std::size_t>(sm) * s_.nsched + qi;
-  Scheduler& q = st_.sched[qidx];
-  const std::size_t base_idx = qidx * s_.per_sched;
-  if (q.greedy >= 0) {
-    // Only the scheduler's own short arrays are read here: whole Warp records are cold. The
-    // table spares a division on every pick (nsched is not a constant).
-    const int j = slot_j_[q.greedy];
-    const std::uint8_t p = st_.ready_pipe[base_idx + j];
-    if (st_.ready[base_idx + j] <= c && (p == 0 || pipe_ok(q, p == 1 ? Op::ffma : Op::alu, c))) {
-      candidates = 2;  // others unknown: check again next cycle
-      return q.greedy;
-    }
-  }
-  // One pass over the scheduler's short arrays, without data-dependent branches: a ready warp
-  // whose pipe is busy is not a candidate but tells when the pipe frees. busy_at[pipe] is that
-  // time for a busy pipe (always after c), -1 for a free one or none.
-  const std::int64_t* ready = &st_.ready[base_idx];
-  const std::int64_t* age = &st_.ready_age[base_idx];
-  const std::uint8_t* pipe = &st_.ready_pipe[base_idx];
-  const double alu_free = s_.alu_on_fp_pipe ? q.fp_free : q.alu_free;
-  const std::int64_t busy_at[3] = {
-      -1, q.fp_free < static_cast<double>(c + 1) ? -1 : static_cast<std::int64_t>(q.fp_free),
-      alu_free < static_cast<double>(c + 1) ? -1 : static_cast<std::int64_t>(alu_free)};
-  const ScanResult r = scan(ready, age, pipe, s_.per_sched, c, busy_at, next);
-  next = r.soonest;
-  candidates = r.count;
-  return r.best < 0 ? -1 : r.best * s_.nsched + qi;
-}
-
-[[gnu::always_inline]] inline void GpuModel::visit(int sm, int qi, std::int64_t c) {
-  // The scheduler is visited again when its earliest warp can issue: at once if another
-  // candidate was left waiting, else when the soonest waiting warp (or the one that just
-  // issued) is ready. Earlier is always safe; it only costs a visit.
-  Scheduler& q = st_.sched[static_cast<std::size_t>(sm) * s_.nsched + qi];
-  std::int64_t qnext = kNever;
-  int candidates = 0;
-  q.next_check = kNever;  // lowered by wake() if this visit releases a warp here
-  for (int i = 0; i < s_.issue_width; ++i) {
-    std::int64_t soonest = kNever;
-    const int slot = pick(sm, qi, c, soonest, candidates);
-    qnext = soonest;
-    if (slot < 0) break;
-    q.greedy = slot;
-    Warp& w = st_.warps[static_cast<std::size_t>(sm) * s_.slots + slot];
-    execute(sm, slot, w, c);
-    if (candidates > 1) qnext = c + 1;
-    else qnext = std::min(qnext, st_.ready[w.hot]);
-  }
-  q.next_check = std::min(q.next_check, std::max(c + 1, qnext));
-}
-
-// One SM from cycle `from` through its scratch limit: each cycle on which one of its schedulers
-// is due, exactly as the lockstep loop would have visited it.
-void GpuModel::step_sm(int sm, std::int64_t from) {
-  Scheduler* qs = &st_.sched[static_cast<std::size_t>(sm) * s_.nsched];
-  const int n = s_.nsched;
-  const std::int64_t& limit = scratch_[sm].limit;  // lowered when the SM finishes a block
-  for (std::int64_t c = from;; ++c) {
-    std::int64_t due = qs[0].next_check;
-    for (int qi = 1; qi < n; ++qi) due = std::min(due, qs[qi].next_check);
-    c = std::max(c, due);
-    if (c > limit) return;
-    for (int qi = 0; qi < n; ++qi)
-      if (qs[qi].next_check <= c) visit(sm, qi, c);
   }
 }
 
@@ -478,7 +388,7 @@ void GpuModel::run_cycle(std::int64_t c) {
   const int sms = s_.gpu->sm_count;
   for (int sm = 0; sm < sms; ++sm) {
     scratch_[sm].limit = c;
-    step_sm(sm, c);
+    ops_->step_sm(*this, sm, c);
   }
   fold_counters();
   st_.now = c;
@@ -506,21 +416,20 @@ void GpuModel::advance_to(std::int64_t target) {
   apply_all_ffmas();
 }
 
-// How many of its tile's FFMAs a tiled warp has issued: phase 5 is before kk, phase 6 at kk + sub.
-static int ffmas_issued(const Warp& w) { return w.phase == 5 ? w.kk : (w.phase == 6 ? w.kk + w.sub : 0); }
-
 void GpuModel::ffmas_applied() {
-  if (s_.kernel != Kernel::tiled) return;
-  for (std::size_t i = 0; i < st_.warps.size(); ++i) fma_from_[i] = static_cast<std::uint16_t>(ffmas_issued(st_.warps[i]));
+  if (ops_->fmas_batched == nullptr) return;
+  for (std::size_t i = 0; i < st_.warps.size(); ++i)
+    fma_from_[i] = static_cast<std::uint16_t>(ops_->fmas_batched(st_.warps[i]));
 }
 
+// Every warp's batched FFMAs issued so far into its sums.
 void GpuModel::apply_all_ffmas() {
-  if (s_.kernel != Kernel::tiled) return;
+  if (ops_->fmas_batched == nullptr) return;
   const int sms = s_.gpu->sm_count;
   auto one = [&](int sm) {
     for (int slot = 0; slot < s_.slots; ++slot) {
       const Warp& w = st_.warps[static_cast<std::size_t>(sm) * s_.slots + slot];
-      if (w.block >= 0 && !w.done) apply_ffmas(sm, slot, w, ffmas_issued(w));
+      if (w.block >= 0 && !w.done) ops_->apply_ffmas(*this, sm, slot, w, ops_->fmas_batched(w));
     }
   };
   if (!pool_) {
@@ -528,19 +437,6 @@ void GpuModel::apply_all_ffmas() {
     return;
   }
   pool_->for_each(sms, one);
-}
-
-// The warp's FFMAs of its current tile from the last one applied up to (not including) upto.
-void GpuModel::apply_ffmas(int sm, int slot, const Warp& w, int upto) {
-  const std::size_t widx = static_cast<std::size_t>(sm) * s_.slots + slot;
-  const int from = fma_from_[widx];
-  if (upto <= from) return;
-  const int B = s_.bdim;
-  const float* as = st_.smem.data() + (static_cast<std::size_t>(sm) * s_.blocks_per_sm + w.bslot) * 2 * s_.threads;
-  const float* bs = as + s_.threads;
-  float* acc = &st_.acc[widx * 32];
-  for (const Segment& g : s_.segs[w.wib]) fma_run(as + g.ty * B, bs + g.tx0, B, from, upto, acc + g.lane0, g.tx1 - g.tx0);
-  fma_from_[widx] = static_cast<std::uint16_t>(upto);
 }
 
 // Rounds: h is the cycle every SM has reached. Each SM runs on to h + reach_ (no load issued
@@ -582,7 +478,7 @@ void GpuModel::step_sms(std::int64_t h, std::int64_t target) {
     if (first_done_[sm] != kNever) limit = std::min(limit, first_done_[sm] + s_.lat.block_launch - 1);
     if (limit <= t_[sm]) return;
     scratch_[sm].limit = limit;
-    step_sm(sm, t_[sm] + 1);
+    ops_->step_sm(*this, sm, t_[sm] + 1);
     t_[sm] = scratch_[sm].limit;
   };
   if (!pool_) {
@@ -625,31 +521,12 @@ void GpuModel::defer(const Deferred& d) {
   }
   if (d.kind == Deferred::load) {
     st_.warps[d.warp].pend |= static_cast<std::uint8_t>(1u << d.dep);
-    ++pend_n_[static_cast<std::size_t>(d.warp) * (kUnroll + 2) + d.dep];
+    ++pend_n_[static_cast<std::size_t>(d.warp) * kLoadSlots + d.dep];
   } else if (d.kind == Deferred::block_done) {
     first_done_[d.sm] = std::min(first_done_[d.sm], d.c);
     scratch_[d.sm].limit = std::min(scratch_[d.sm].limit, d.c + s_.lat.block_launch - 1);
   }
   logs_[d.sm].push_back(d);
-}
-
-void GpuModel::write_dep(Warp& w, int dep, std::int64_t t, bool is_max, int sm, std::int64_t c) {
-  if ((w.pend >> dep) & 1) {
-    // An earlier load into this dependency is still logged: keep the writes in order.
-    Deferred d;
-    d.c = c;
-    d.sm = sm;
-    d.kind = Deferred::write;
-    d.dep = static_cast<std::uint8_t>(dep);
-    d.is_max = is_max;
-    d.warp = static_cast<std::int32_t>(&w - st_.warps.data());
-    d.value = t;
-    ++pend_n_[static_cast<std::size_t>(d.warp) * (kUnroll + 2) + dep];
-    logs_[sm].push_back(d);
-    return;
-  }
-  std::int64_t& x = dep < kUnroll ? w.dep[dep] : (dep == kUnroll ? w.dep_a : w.dep_b);
-  x = is_max ? std::max(x, t) : t;
 }
 
 // Every request made up to cycle h, in the lockstep order: cycle, then SM, then issue order
@@ -683,7 +560,7 @@ void GpuModel::settle_upto(std::int64_t h) {
       const Deferred& d = logs_[r.sm][r.i];
       settle(d);
       if (d.kind == Deferred::load || d.kind == Deferred::write) {
-        if (--pend_n_[static_cast<std::size_t>(d.warp) * (kUnroll + 2) + d.dep] == 0)
+        if (--pend_n_[static_cast<std::size_t>(d.warp) * kLoadSlots + d.dep] == 0)
           st_.warps[d.warp].pend &= static_cast<std::uint8_t>(~(1u << d.dep));
       }
     }
@@ -719,7 +596,7 @@ void GpuModel::settle_upto(std::int64_t h) {
     retry_.swap(hidden);
     for (std::int32_t i : retry_) {
       Warp& w = st_.warps[static_cast<std::size_t>(i)];
-      set_next(sm, w, w.wait_since);  // hides it again while a load it reads is still logged
+      ops_->set_next(*this, sm, w, w.wait_since);  // hides it again while a load it reads is still logged
       if (w.ready_at != kNever) wake(w);
     }
     retry_.clear();
@@ -755,13 +632,13 @@ void GpuModel::settle(const Deferred& d) {
       }
       const std::int64_t t = std::max(d.c + 1, ceil_cycle(done));
       Warp& w = st_.warps[static_cast<std::size_t>(d.warp)];
-      std::int64_t& x = d.dep < kUnroll ? w.dep[d.dep] : (d.dep == kUnroll ? w.dep_a : w.dep_b);
+      std::int64_t& x = w.dep[d.dep];
       x = d.is_max ? std::max(x, t) : t;
       break;
     }
     case Deferred::write: {
       Warp& w = st_.warps[static_cast<std::size_t>(d.warp)];
-      std::int64_t& x = d.dep < kUnroll ? w.dep[d.dep] : (d.dep == kUnroll ? w.dep_a : w.dep_b);
+      std::int64_t& x = w.dep[d.dep];
       x = d.is_max ? std::max(x, d.value) : d.value;
       break;
     }
@@ -780,104 +657,10 @@ void GpuModel::settle(const Deferred& d) {
   }
 }
 
-void GpuModel::set_next(int sm, Warp& w, std::int64_t base) {
-  std::int64_t dep = 0;
-  WaitReason why = WaitReason::none;
-  unsigned reads = 0;  // dependencies read, as pend bits
-  auto need = [&](std::int64_t t, WaitReason r) {
-    if (t > dep) {
-      dep = t;
-      why = r;
-    }
-  };
-  if (s_.kernel == Kernel::naive) {
-    switch (w.phase) {
-      case 0: w.op = w.sub % 2 == 0 ? Op::ldg_a : Op::ldg_b; break;
-      case 1:
-        w.op = Op::ffma;
-        reads = 1u << w.sub;
-        need(w.dep[w.sub], WaitReason::global_memory);
-        need(w.acc_ready, WaitReason::dependency);
-        break;
-      case 2: w.op = Op::alu; break;
-      default:
-        w.op = Op::stg;
-        need(w.acc_ready, WaitReason::dependency);
-        break;
-    }
-  } else {
-    switch (w.phase) {
-      case 0: w.op = Op::ldg_a; break;
-      case 1: w.op = Op::ldg_b; break;
-      case 2: w.op = Op::sts_a; reads = 1u << kUnroll; need(w.dep_a, WaitReason::global_memory); break;
-      case 3: w.op = Op::sts_b; reads = 2u << kUnroll; need(w.dep_b, WaitReason::global_memory); break;
-      case 4: case 7: w.op = Op::bar; break;
-      case 5: w.op = w.sub == 0 ? Op::lds_a : Op::lds_b; break;
-      case 6:
-        w.op = Op::ffma;
-        reads = (1u << kUnroll) | (1u << w.sub);
-        need(w.dep_a, WaitReason::shared_memory);
-        need(w.dep[w.sub], WaitReason::shared_memory);
-        need(w.acc_ready, WaitReason::dependency);
-        break;
-      case 8: w.op = Op::alu; break;
-      default:
-        w.op = Op::stg;
-        need(w.acc_ready, WaitReason::dependency);
-        break;
-    }
-  }
-  w.wait_since = base;
-  st_.ready_pipe[w.hot] = w.op == Op::ffma ? 1 : (w.op == Op::alu ? 2 : 0);
-  if ((w.pend & reads) != 0) {
-    // Waits on a load still in its SM's log, which completes after the SM may run to: not
-    // ready before then, and its ready_at is set when the load is settled (settle_upto).
-    w.ready_at = kNever;
-    w.reason = WaitReason::global_memory;
-    st_.ready[w.hot] = kNever;
-    scratch_[sm].hidden.push_back(static_cast<std::int32_t>(&w - st_.warps.data()));
-    return;
-  }
-  if (dep > base + 1) {
-    w.ready_at = dep;
-    w.reason = why;
-  } else {
-    w.ready_at = base + 1;
-    w.reason = WaitReason::none;
-  }
-  st_.ready[w.hot] = w.ready_at;
-}
-
-void GpuModel::global_load(int sm, Warp& w, bool is_a, std::int64_t c, int dep, bool is_max) {
-  std::uint64_t sectors[96];
-  int ns = 0;
-  auto add_range = [&](std::uint64_t first, std::uint64_t end) {
-    for (std::uint64_t s = first >> 5; s <= (end - 1) >> 5; ++s) sectors[ns++] = s;
-  };
-  const int bx = w.bx, by = w.by;
-  const std::uint64_t K = s_.k, N = s_.n;
-  for (const Segment& g : s_.segs[w.wib]) {
-    const std::uint64_t row = static_cast<std::uint64_t>(by) * s_.bdim + g.ty;
-    if (s_.kernel == Kernel::naive) {
-      const int c0 = bx * s_.bdim + g.tx0, c1 = std::min(bx * s_.bdim + g.tx1, s_.n);
-      if (row >= static_cast<std::uint64_t>(s_.m) || c0 >= c1) continue;
-      const std::uint64_t k = static_cast<std::uint64_t>(w.iter) + w.sub / 2;
-      if (is_a) add_range(s_.base_a + (row * K + k) * 4, s_.base_a + (row * K + k) * 4 + 4);
-      else add_range(s_.base_b + (k * N + c0) * 4, s_.base_b + (k * N + c1) * 4);
-    } else {
-      const std::uint64_t t0 = static_cast<std::uint64_t>(w.iter) * s_.bdim;
-      if (is_a) {
-        const std::uint64_t k0 = t0 + g.tx0, k1 = std::min<std::uint64_t>(t0 + g.tx1, K);
-        if (row >= static_cast<std::uint64_t>(s_.m) || k0 >= k1) continue;
-        add_range(s_.base_a + (row * K + k0) * 4, s_.base_a + (row * K + k1) * 4);
-      } else {
-        const std::uint64_t kr = t0 + g.ty;
-        const int c0 = bx * s_.bdim + g.tx0, c1 = std::min(bx * s_.bdim + g.tx1, s_.n);
-        if (kr >= K || c0 >= c1) continue;
-        add_range(s_.base_b + (kr * N + c0) * 4, s_.base_b + (kr * N + c1) * 4);
-      }
-    }
-  }
+// A global load of these sectors into scoreboard slot dep of the warp.
+void GpuModel::global_load(int sm, Warp& w, std::int64_t c, int dep, bool is_max, SectorList& sl) {
+  std::uint64_t* sectors = sl.s;
+  int ns = sl.n;
   if (ns == 0) {  // every lane out of range: nothing leaves the SM
     write_dep(w, dep, c + 1, is_max, sm, c);
     return;
@@ -929,17 +712,10 @@ void GpuModel::global_load(int sm, Warp& w, bool is_a, std::int64_t c, int dep, 
   defer(d);
 }
 
-void GpuModel::global_store(int sm, const Warp& w, std::int64_t c) {
-  std::uint64_t sectors[96];
-  int ns = 0;
-  const int bx = w.bx, by = w.by;
-  for (const Segment& g : s_.segs[w.wib]) {
-    const std::uint64_t row = static_cast<std::uint64_t>(by) * s_.bdim + g.ty;
-    const int c0 = bx * s_.bdim + g.tx0, c1 = std::min(bx * s_.bdim + g.tx1, s_.n);
-    if (row >= static_cast<std::uint64_t>(s_.m) || c0 >= c1) continue;
-    const std::uint64_t first = s_.base_c + (row * s_.n + c0) * 4, end = s_.base_c + (row * s_.n + c1) * 4;
-    for (std::uint64_t s = first >> 5; s <= (end - 1) >> 5; ++s) sectors[ns++] = s;
-  }
+// A global store of these sectors.
+void GpuModel::global_store(int sm, std::int64_t c, SectorList& sl) {
+  std::uint64_t* sectors = sl.s;
+  int ns = sl.n;
   if (ns == 0) return;
   // Segments go up the block's rows, so the sectors usually come sorted already.
   if (!std::is_sorted(sectors, sectors + ns)) std::sort(sectors, sectors + ns);
@@ -959,13 +735,6 @@ void GpuModel::global_store(int sm, const Warp& w, std::int64_t c) {
   d.t1 = t1;
   pools_[sm].insert(pools_[sm].end(), sectors, sectors + ns);
   defer(d);
-}
-
-std::int64_t GpuModel::shared_access(int sm, int waves, std::int64_t c) {
-  SmState& x = st_.sms[sm];
-  const double t = std::max(x.smem_free, static_cast<double>(c)) + waves * s_.smem_cost;
-  x.smem_free = t;
-  return ceil_cycle(t) + s_.lat.shared - 1;
 }
 
 void GpuModel::finish_warp(int sm, Warp& w, std::int64_t c) {
@@ -1000,222 +769,6 @@ void GpuModel::complete_block(int sm, int bslot, std::int64_t c) {
     st_.finish_cycle = std::max({c + 1, ceil_cycle(st_.dram_free), ceil_cycle(st_.l2_free)});
     for (int s = 0; s < s_.gpu->sm_count; ++s) account(s, c, 0);
   }
-}
-
-void GpuModel::execute(int sm, int slot, Warp& w, std::int64_t c) {
-  ++scratch_[sm].instructions;
-  ++w.issued;
-  w.last_issue = c;
-  // The tiled kernel's inner loop (shared loads, FFMAs) is nine instructions in ten: first, with
-  // only what it needs. Same steps as the general switch below.
-  if (s_.kernel == Kernel::tiled && (w.phase == 5 || w.phase == 6)) {
-    const int B = s_.bdim;
-    const int un = std::min(kUnroll, B - w.kk);
-    if (w.phase == 5) {
-      if (w.sub == 0) write_dep(w, kUnroll, shared_access(sm, s_.lds_a_waves[w.wib], c), false, sm, c);  // LDS.128 of as[ty][kk..kk+3]
-      else write_dep(w, w.sub - 1, shared_access(sm, s_.lds_b_waves[w.wib], c), false, sm, c);
-      if (++w.sub == 1 + un) {
-        w.phase = 6;
-        w.sub = 0;
-      }
-    } else {
-      // The lanes' sums are done in one run when the warp's last FFMA of the tile issues (the
-      // tile's shared memory stays as it is until every warp of the block has passed the barrier
-      // after it), or when advance_to returns (apply_ffmas).
-      const int kk = w.kk + w.sub;
-      if (w.iter * B + kk < s_.k) ++w.k_done;
-      w.acc_ready = c + s_.lat.fma;
-      Scheduler& q = st_.sched[w.sched];
-      q.fp_free = std::max(q.fp_free, static_cast<double>(c)) + s_.fp_cost;
-      if (++w.sub == un) {
-        w.sub = 0;
-        w.kk = static_cast<std::uint16_t>(w.kk + un);
-        w.phase = w.kk < B ? 5 : 7;
-        if (w.phase == 7) {
-          apply_ffmas(sm, slot, w, B);
-          fma_from_[static_cast<std::size_t>(sm) * s_.slots + slot] = 0;
-        }
-      }
-    }
-    if (w.pend != 0) {
-      set_next(sm, w, c);
-      return;
-    }
-    // set_next() for phases 5 to 7, unrolled.
-    std::int64_t dep = 0;
-    WaitReason why = WaitReason::none;
-    if (w.phase == 6) {
-      w.op = Op::ffma;
-      if (w.dep_a > dep) dep = w.dep_a, why = WaitReason::shared_memory;
-      if (w.dep[w.sub] > dep) dep = w.dep[w.sub], why = WaitReason::shared_memory;
-      if (w.acc_ready > dep) dep = w.acc_ready, why = WaitReason::dependency;
-    } else {
-      w.op = w.phase == 7 ? Op::bar : (w.sub == 0 ? Op::lds_a : Op::lds_b);
-    }
-    w.wait_since = c;
-    st_.ready_pipe[w.hot] = w.op == Op::ffma ? 1 : 0;
-    if (dep > c + 1) {
-      w.ready_at = dep;
-      w.reason = why;
-    } else {
-      w.ready_at = c + 1;
-      w.reason = WaitReason::none;
-    }
-    st_.ready[w.hot] = w.ready_at;
-    return;
-  }
-  Scheduler& q = st_.sched[w.sched];
-  const std::size_t widx = static_cast<std::size_t>(sm) * s_.slots + slot;
-  float* acc = &st_.acc[widx * 32];
-  const auto& segs = s_.segs[w.wib];
-  const int bslot = w.bslot;
-  const int bx = w.bx, by = w.by;
-  const int B = s_.bdim;
-
-  auto use_fp = [&] { q.fp_free = std::max(q.fp_free, static_cast<double>(c)) + s_.fp_cost; };
-  auto use_alu = [&] {
-    double& free = s_.alu_on_fp_pipe ? q.fp_free : q.alu_free;
-    free = std::max(free, static_cast<double>(c)) + s_.alu_cost;
-  };
-  auto store_c = [&] {
-    global_store(sm, w, c);
-    if (out_ == nullptr) {
-      scratch_[sm].c_done += std::popcount(w.mask);
-      finish_warp(sm, w, c);
-      return;
-    }
-    for (const Segment& g : segs) {
-      const int row = by * B + g.ty;
-      if (row >= s_.m) continue;
-      for (int tx = g.tx0; tx < g.tx1; ++tx) {
-        const int col = bx * B + tx;
-        if (col >= s_.n) break;
-        const std::size_t cell = static_cast<std::size_t>(row) * s_.n + col;
-        out_->value[cell] = acc[g.lane0 + tx - g.tx0];
-        out_->owner[cell] = sm;
-        std::atomic_ref<std::int64_t>(out_->finish[cell]).store(c, std::memory_order_release);
-        ++scratch_[sm].c_done;
-      }
-    }
-    finish_warp(sm, w, c);
-  };
-
-  if (s_.kernel == Kernel::naive) {
-    const int un = std::min(kUnroll, s_.k - w.iter);
-    switch (w.phase) {
-      case 0: {
-        global_load(sm, w, w.sub % 2 == 0, c, w.sub / 2, w.sub % 2 != 0);
-        if (++w.sub == 2 * un) {
-          w.phase = 1;
-          w.sub = 0;
-        }
-        break;
-      }
-      case 1: {
-        const std::size_t k = static_cast<std::size_t>(w.iter) + w.sub;
-        const float* brow = s_.b + k * s_.n;
-        for (const Segment& g : segs) {
-          const int row = by * B + g.ty;
-          if (row >= s_.m) continue;
-          const int c0 = bx * B + g.tx0;
-          const int cnt = std::min(g.tx1 - g.tx0, s_.n - c0);
-          if (cnt <= 0) continue;
-          fma_row(s_.a[static_cast<std::size_t>(row) * s_.k + k], brow + c0, acc + g.lane0, cnt);
-        }
-        ++w.k_done;
-        w.acc_ready = c + s_.lat.fma;
-        use_fp();
-        if (++w.sub == un) {
-          w.phase = 2;
-          w.sub = 0;
-        }
-        break;
-      }
-      case 2:
-        use_alu();
-        if (++w.sub == 2) {  // loop overhead: address increment, compare-and-branch
-          w.sub = 0;
-          w.iter += un;
-          w.phase = w.iter < s_.k ? 0 : 3;
-        }
-        break;
-      default:
-        store_c();
-        return;
-    }
-    set_next(sm, w, c);
-    return;
-  }
-
-  // tiled
-  float* as = st_.smem.data() + (static_cast<std::size_t>(sm) * s_.blocks_per_sm + bslot) * 2 * s_.threads;
-  float* bs = as + s_.threads;
-  const int t0 = w.iter * B;
-  switch (w.phase) {
-    case 0: global_load(sm, w, true, c, kUnroll, false); w.phase = 1; break;
-    case 1: global_load(sm, w, false, c, kUnroll + 1, false); w.phase = 2; break;
-    case 2:
-      for (const Segment& g : segs) {
-        const int row = by * B + g.ty;
-        for (int tx = g.tx0; tx < g.tx1; ++tx) {
-          const int kcol = t0 + tx;
-          as[g.ty * B + tx] = (row < s_.m && kcol < s_.k) ? s_.a[static_cast<std::size_t>(row) * s_.k + kcol] : 0.0f;
-        }
-      }
-      shared_access(sm, s_.sts_waves[w.wib], c);
-      w.phase = 3;
-      break;
-    case 3:
-      for (const Segment& g : segs) {
-        const int krow = t0 + g.ty;
-        for (int tx = g.tx0; tx < g.tx1; ++tx) {
-          const int col = bx * B + tx;
-          bs[g.ty * B + tx] = (krow < s_.k && col < s_.n) ? s_.b[static_cast<std::size_t>(krow) * s_.n + col] : 0.0f;
-        }
-      }
-      shared_access(sm, s_.sts_waves[w.wib], c);
-      w.phase = 4;
-      break;
-    case 4:
-    case 7: {
-      w.phase = w.phase == 4 ? 5 : 8;
-      w.kk = 0;
-      w.sub = 0;
-      w.op = Op::none;
-      w.ready_at = kNever;
-      st_.ready[w.hot] = kNever;
-      w.reason = WaitReason::barrier;
-      w.wait_since = c;
-      BlockSlot& blk = st_.blocks[static_cast<std::size_t>(sm) * s_.blocks_per_sm + bslot];
-      if (++blk.arrived < s_.wpb) return;
-      blk.arrived = 0;
-      for (int i = 0; i < s_.wpb; ++i) {
-        const int s2 = bslot * s_.wpb + i;
-        Warp& o = st_.warps[static_cast<std::size_t>(sm) * s_.slots + s2];
-        const std::int64_t arrived_at = o.wait_since;
-        set_next(sm, o, c + s_.lat.barrier - 1);
-        o.wait_since = arrived_at;
-        o.reason = WaitReason::barrier;
-        wake(o);
-      }
-      return;
-    }
-    case 5:
-    case 6:
-      return;  // taken above
-    case 8:
-      use_alu();
-      if (++w.sub == 2) {
-        w.sub = 0;
-        ++w.iter;
-        w.phase = w.iter < s_.ntiles ? 0 : 9;
-      }
-      break;
-    default:
-      store_c();
-      return;
-  }
-  set_next(sm, w, c);
 }
 
 WarpState GpuModel::warp_state(int sm, int slot) const {
@@ -1253,9 +806,10 @@ void GpuModel::hash_into(Hasher& h) const {
   h.add(st_.instructions);
   h.add(st_.c_done);
   for (const Warp& w : st_.warps) {
-    h.add(w.ready_at); h.add(w.last_issue); h.add(w.wait_since); h.add(w.acc_ready);
-    h.add(w.dep_a); h.add(w.dep_b);
-    for (auto d : w.dep) h.add(d);
+    // The scoreboard in its historical order: accumulators, slots kUnroll and kUnroll + 1, 0..3.
+    h.add(w.ready_at); h.add(w.last_issue); h.add(w.wait_since); h.add(w.dep[kAccSlot]);
+    h.add(w.dep[kUnroll]); h.add(w.dep[kUnroll + 1]);
+    for (int d = 0; d < kUnroll; ++d) h.add(w.dep[d]);
     h.add(w.issued); h.add(w.block); h.add(w.iter); h.add(w.k_done); h.add(w.mask);
     h.add(w.kk); h.add(w.phase); h.add(w.sub); h.add(w.op); h.add(w.reason); h.add(w.done);
   }

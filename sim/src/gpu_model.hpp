@@ -1,8 +1,11 @@
-// The GPU engine: SMs, their warp schedulers, resident blocks and warps, the memory system, and
-// the two kernels as warp-instruction programs. Internal to the sim library; simulation.cpp wraps
-// it with checkpoints and the public API.
+// The GPU engine: SMs, their warp schedulers, resident blocks and warps, the memory system. It
+// executes warp instructions (Op) and knows no kernel by name: each kernel is a program in
+// kernels/ (see kernels/kernel_program.hpp) that says which instruction a warp issues next and
+// with what operands. Internal to the sim library; simulation.cpp wraps it with checkpoints and
+// the public API.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <limits>
@@ -18,7 +21,25 @@ namespace ws::sim::detail {
 inline constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max() / 4;
 inline constexpr int kUnroll = 4;  // the compiler's unroll of the k loop (loads hoisted ahead)
 
-enum class Op : std::uint8_t { ldg_a, ldg_b, sts_a, sts_b, bar, lds_a, lds_b, ffma, alu, stg, none };
+// The warp-instruction vocabulary. The values are part of the state hash (Warp::op): append only.
+//   ldg_a, ldg_b  global load (of A, of B): sectors through L1, L2, DRAM into a scoreboard slot
+//   sts_a, sts_b  shared store (a tile of A, of B): shared-memory wavefronts, lanes' data copied
+//   bar           block barrier
+//   lds_a, lds_b  shared load: shared-memory wavefronts into a scoreboard slot
+//   ffma          fused multiply-add on the FP32 pipe into the accumulators
+//   alu           integer instruction (loop overhead) on the INT32 pipe (the FP32 pipe before Volta)
+//   stg           global store of the accumulators to C; the warp's last instruction
+//   none          no instruction (a warp done or at a barrier)
+//   mma           tensor-core matrix multiply-accumulate: reserved for the tensor kernel, whose
+//                 pipe (and the state it needs) comes with it; the engine refuses it until then
+enum class Op : std::uint8_t { ldg_a, ldg_b, sts_a, sts_b, bar, lds_a, lds_b, ffma, alu, stg, none, mma };
+
+// A warp's scoreboard: the cycle each register group it reads is ready. Slots 0..kLoadSlots-1
+// may be written by a global load (and so can be pending in an SM's request log); kAccSlot is
+// the accumulators, written by FFMAs. What each slot holds is the kernel program's choice.
+inline constexpr int kLoadSlots = kUnroll + 2;
+inline constexpr int kAccSlot = kLoadSlots;
+inline constexpr int kSlots = kLoadSlots + 1;
 
 // A run of consecutive lanes of one warp that share a block row (ty); tx0..tx1 exclusive.
 struct Segment {
@@ -48,12 +69,15 @@ struct GpuSetup {
   double dram_bytes_per_cycle = 0;
   std::uint64_t l1_bytes = 0;
   GpuLatencies lat;
-  int ntiles = 0;
+  int ntiles = 0;              // the k loop's trips of block-wide kernels: ceil(k / bdim)
+  int smem_floats = 0;         // shared memory per block, in floats (the kernel program's)
   const float* a = nullptr;
   const float* b = nullptr;
   std::uint64_t base_a = 0, base_b = 0, base_c = 0, footprint = 0;
   std::vector<std::vector<Segment>> segs;  // per warp in block
-  std::vector<int> sts_waves, lds_a_waves, lds_b_waves;  // shared-memory wavefronts per warp in block
+  // Per warp in block: shared-memory wavefronts of the kernel program's kinds of access
+  // (KernelProgram::prepare fills them; the bank pattern does not depend on the iteration).
+  std::vector<std::array<std::int32_t, 4>> waves;
   OccupancyResult occupancy;
 };
 
@@ -61,9 +85,7 @@ struct Warp {
   std::int64_t ready_at = kNever;
   std::int64_t last_issue = -1;
   std::int64_t wait_since = 0;
-  std::int64_t acc_ready = 0;
-  std::int64_t dep_a = 0, dep_b = 0;
-  std::int64_t dep[kUnroll] = {0, 0, 0, 0};
+  std::int64_t dep[kSlots] = {};  // the scoreboard (see kLoadSlots)
   std::int64_t age = 0;
   std::uint64_t issued = 0;
   std::int32_t block = -1;     // linear block id, -1: slot empty
@@ -71,17 +93,19 @@ struct Warp {
   std::int32_t bx = 0, by = 0; // block coordinates, kept to spare divisions on every instruction
   std::int16_t bslot = 0;      // block slot on its SM
   std::int32_t sched = 0;      // index of its scheduler in GpuState::sched
-  std::int32_t iter = 0;       // naive: k0; tiled: tile
+  // The program counter, in the kernel program's own terms: naive iter = k0; tiled iter = tile,
+  // kk = inner k within the tile.
+  std::int32_t iter = 0;
   std::int32_t k_done = 0;
   std::uint32_t mask = 0;      // lanes with a C cell
   std::int16_t wib = 0;        // warp index in block
-  std::uint16_t kk = 0;        // tiled: inner k within the tile
+  std::uint16_t kk = 0;
   std::uint8_t phase = 0, sub = 0;
   Op op = Op::none;
   WaitReason reason = WaitReason::none;
   bool done = false;
   bool ever = false;
-  // Dependencies (bit per dep[0..3], dep_a, dep_b) whose global load is still in its SM's
+  // Scoreboard slots (bit per dep[0..kLoadSlots-1]) whose global load is still in its SM's
   // request log (see GpuModel::run_to): never set between advance_to calls, so not state.
   std::uint8_t pend = 0;
 };
@@ -153,7 +177,7 @@ struct Deferred {
   std::int64_t c = 0;
   std::int32_t sm = 0;
   Kind kind = load;
-  std::uint8_t dep = 0;     // load, write: which dependency (0..3 dep[], 4 dep_a, 5 dep_b)
+  std::uint8_t dep = 0;     // load, write: which scoreboard slot (< kLoadSlots)
   bool is_max = false;      // load, write: the dependency becomes max(itself, result)
   std::int32_t warp = 0;    // load, write: global warp index; block_done: block slot
   std::uint32_t sec0 = 0, nsec = 0;  // load, store: sectors that go past L1, in the sector pool
@@ -161,6 +185,9 @@ struct Deferred {
   double done = 0;          // load: completion from the L1 hits
   std::int64_t value = 0;   // write: the value
 };
+
+struct KernelOps;
+struct SectorList;
 
 class GpuModel {
  public:
@@ -181,18 +208,17 @@ class GpuModel {
   std::size_t state_bytes() const;
 
  private:
+  template <class P>
+  friend constexpr KernelOps make_kernel_ops();
+
   void run_cycle(std::int64_t c);
   void run_to(std::int64_t target);
   void next_event_from_schedulers();
-  void step_sm(int sm, std::int64_t from);
-  void visit(int sm, int qi, std::int64_t c);
   void defer(const Deferred& d);
   void settle(const Deferred& d);
   void settle_upto(std::int64_t h);
   void ffmas_applied();
   void apply_all_ffmas();
-  void apply_ffmas(int sm, int slot, const Warp& w, int upto);
-  void write_dep(Warp& w, int dep, std::int64_t t, bool is_max, int sm, std::int64_t c);
   void step_sms(std::int64_t h, std::int64_t target);
   void fold_counters();
   bool any_logged() const;
@@ -201,17 +227,26 @@ class GpuModel {
   void place_block(int sm, int bslot, std::int64_t block, std::int64_t c);
   void finish_warp(int sm, Warp& w, std::int64_t c);
   void account(int sm, std::int64_t c, int delta);
+  void global_load(int sm, Warp& w, std::int64_t c, int dep, bool is_max, SectorList& sl);
+  void global_store(int sm, std::int64_t c, SectorList& sl);
+  // Inline (gpu_engine.hpp): on the hot path of every kernel program.
   int pick(int sm, int q, std::int64_t c, std::int64_t& next, int& candidates);
-  void execute(int sm, int slot, Warp& w, std::int64_t c);
-  void set_next(int sm, Warp& w, std::int64_t base);
   bool pipe_ok(const Scheduler& q, Op op, std::int64_t c) const;
-  void global_load(int sm, Warp& w, bool is_a, std::int64_t c, int dep, bool is_max);
-  void global_store(int sm, const Warp& w, std::int64_t c);
+  void write_dep(Warp& w, int dep, std::int64_t t, bool is_max, int sm, std::int64_t c);
   std::int64_t shared_access(int sm, int waves, std::int64_t c);
   void wake(const Warp& w);
+  // The engine's per-instruction steps, instantiated once per kernel program P (gpu_engine.hpp,
+  // make_kernel_ops): the program's decoder and effects inline into them.
+  template <class P> void step_sm(int sm, std::int64_t from);
+  template <class P> void visit(int sm, int qi, std::int64_t c);
+  template <class P> void execute(int sm, int slot, Warp& w, std::int64_t c);
+  template <class P> void set_next(int sm, Warp& w, std::int64_t base);
+  template <class P> void apply_ffmas(int sm, int slot, const Warp& w, int upto);
+  template <class P> void store_c(int sm, int slot, Warp& w, std::int64_t c);
 
   GpuSetup s_;
   GpuOutputs* out_;
+  const KernelOps* ops_;  // the kernel program's entry points (kernels/registry.cpp)
   GpuState st_;
   // Scratch of advance_to, settled between calls (logs empty, pend_n_ zero, nothing hidden, every
   // FFMA in the sums), so not part of the state. See the constructor and run_to.
@@ -232,14 +267,14 @@ class GpuModel {
   std::vector<std::vector<Deferred>> logs_;       // per SM: requests not settled yet, in issue order
   std::vector<std::vector<std::uint64_t>> pools_; // per SM: the sectors those requests carry
   std::vector<std::int64_t> first_done_;          // per SM: its earliest unsettled finished block
-  std::vector<std::uint8_t> pend_n_;              // per warp and dependency: logged writes to it
+  std::vector<std::uint8_t> pend_n_;              // per warp and load slot: logged writes to it
   std::vector<std::int32_t> retry_;               // hidden warps gathered for settle_upto
   struct Ref {
     std::int32_t sm, i;
   };
   std::vector<Ref> order_, sorted_;
   std::vector<std::uint32_t> count_;
-  std::vector<std::uint16_t> fma_from_;  // per warp: its tile's FFMAs already in its sums
+  std::vector<std::uint16_t> fma_from_;  // per warp: its batch's FFMAs already in its sums
   std::vector<std::int32_t> slot_j_;  // a slot's index in its scheduler's arrays: slot / nsched
 };
 

@@ -12,21 +12,25 @@
 
 #include "cpu_model.hpp"
 #include "gpu_model.hpp"
+#include "kernels/kernel_program.hpp"
 #include "warpscope/sim/matrices.hpp"
 
 namespace ws::sim {
 
 using detail::kNever;
 
-const char* to_string(Kernel k) { return k == Kernel::naive ? "naive" : "tiled"; }
+const char* to_string(Kernel k) { return detail::kernel_ops(k).name; }
 
 std::optional<Kernel> parse_kernel(std::string_view name) {
-  if (name == "naive") return Kernel::naive;
-  if (name == "tiled") return Kernel::tiled;
+  if (const detail::KernelOps* o = detail::find_kernel_ops(name)) return o->kernel;
   return std::nullopt;
 }
 
-std::vector<std::string> kernel_names() { return {"naive", "tiled"}; }
+std::vector<std::string> kernel_names() {
+  std::vector<std::string> names;
+  for (int i = 0; i < detail::kernel_count(); ++i) names.emplace_back(detail::kernel_ops_at(i).name);
+  return names;
+}
 
 const char* to_string(WarpState s) {
   switch (s) {
@@ -73,9 +77,8 @@ std::string WarpInfo::describe() const {
 namespace {
 
 // Simulated warp instructions per second on one core of the project machine under load
-// (docs/PERFORMANCE.md: tiled 22.6 M, naive 9.6 M), rounded down so estimates err long. The naive
-// kernel's instructions are mostly global loads, each a trip through the caches' tags.
-double instructions_per_second(Kernel k) { return k == Kernel::naive ? 8e6 : 18e6; }
+// (docs/PERFORMANCE.md), rounded down so estimates err long: each kernel program's figure.
+double instructions_per_second(Kernel k) { return detail::kernel_ops(k).instructions_per_second; }
 // A checkpoint every this many seconds of simulating (at the rate above), so a seek replays
 // at most about this long; doubled whenever the checkpoint budget fills.
 constexpr double kCheckpointReplaySeconds = 0.02;
@@ -101,12 +104,7 @@ Estimate estimate(const GpuPreset& gpu, const SimConfig& in) {
   check_config(cfg);
   const double m = cfg.shape.m, n = cfg.shape.n, k = cfg.shape.k, b = cfg.block;
   const double warps = std::ceil(n / b) * std::ceil(m / b) * std::ceil(b * b / 32);
-  double per_warp;
-  if (cfg.kernel == Kernel::naive) {
-    per_warp = 3 * k + 2 * std::ceil(k / detail::kUnroll) + 1;
-  } else {
-    per_warp = std::ceil(k / b) * (8 + std::ceil(b / detail::kUnroll) + 2 * b) + 1;
-  }
+  const double per_warp = detail::kernel_ops(cfg.kernel).warp_instructions(cfg);
   Estimate e;
   e.warp_instructions = warps * per_warp;
   e.seconds = e.warp_instructions / instructions_per_second(cfg.kernel);

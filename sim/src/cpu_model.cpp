@@ -9,13 +9,36 @@
 // steady state a step costs max(chain latency, misses x extra latency / miss_overlap): the chain
 // when B comes from L2 (N = 512 on most cores), the memory side when every B load goes to L3 or
 // DRAM (N = 1024, whose 4 KB row stride maps a column of B onto a few L2 sets).
+//
+// Two limits measured on the machine itself (this_machine.cpp; named presets leave them at 0, off):
+// - l1_fills_per_set: the L1d is indexed by address bits 6-11, so a column of B whose rows are
+//   2 KB apart falls into 2 of its sets and one 4 KB apart into a single set. Misses into one set
+//   are served a few at a time, not miss_overlap at a time: each holds one of the set's
+//   l1_fills_per_set slots for its whole load-to-use latency, and the next miss into that set
+//   starts when a slot is free. A step's add waits for its own misses.
+// - stride_walk_latency: B's column walk is one load with a constant stride; the stride
+//   prefetcher follows it across pages and brings each next line close ahead of the load, so a
+//   miss of the walk costs at most the latency measured for such a walk, whichever level the
+//   model's caches would have found the line in.
 #include "cpu_model.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace ws::sim::detail {
 
 namespace {
+// How many L1 sets a column of B falls into: its rows are 4n bytes apart, so with whole lines per
+// row the column steps through the sets by the row's lines modulo the set count (64 sets on every
+// x86 L1d: 2 KB rows fall into 2 sets, 4 KB rows into 1).
+int column_sets(int n, int sets) {
+  const std::uint64_t stride = 4ull * static_cast<std::uint64_t>(n);
+  if (stride % 64 != 0) return sets;  // the column's lines shift within the rows: no fixed subset
+  const std::uint64_t step = (stride / 64) % static_cast<std::uint64_t>(sets);
+  if (step == 0) return 1;
+  return static_cast<int>(static_cast<std::uint64_t>(sets) / std::gcd(static_cast<std::uint64_t>(sets), step));
+}
+
 // How many k steps of the loop fit in the out-of-order window: the loop body is ~6 micro-ops
 // (2 loads, mul, add, index update, compare-and-branch) and reorder buffers hold 200-500.
 constexpr double kRunAheadSteps = 32;
@@ -24,19 +47,27 @@ constexpr double kRunAheadSteps = 32;
 CpuModel::CpuModel(const CpuPreset& cpu, int cores, bool simd, int m, int n, int k, const float* a,
                    const float* b)
     : cpu_(cpu), p_(cores), w_(simd ? std::min(16, std::max(1, cpu.fp32_lanes)) : 1), m_(m), n_(n), k_(k),
-      strips_per_row_((n + w_ - 1) / w_), units_(static_cast<std::int64_t>(m) * strips_per_row_), a_(a), b_(b) {
+      strips_per_row_((n + w_ - 1) / w_),
+      l1_sets_(static_cast<int>(std::max<std::int64_t>(
+          1, static_cast<std::int64_t>(cpu.l1d_kb) * 1024 / 64 / std::max(1, cpu.l1d_ways)))),
+      units_(static_cast<std::int64_t>(m) * strips_per_row_), a_(a), b_(b) {
   base_b_ = (4ull * m * k + 63) & ~63ull;
   footprint_ = base_b_ + 4ull * k * n;
   c_.assign(static_cast<std::size_t>(m) * n, 0.0f);
+  // Two sets serve fewer than twice one set's misses where that was measured (l1_fills_two_sets).
+  fills_per_set_ = column_sets(n, l1_sets_) == 2 && cpu.l1_fills_two_sets > 0 ? cpu.l1_fills_two_sets / 2
+                                                                              : cpu.l1_fills_per_set;
   reset();
 }
 
 void CpuModel::reset() {
   st_ = CpuState{};
   st_.cores.assign(p_, CpuCore{});
-  st_.l1.assign(p_, SectorCache(static_cast<std::uint64_t>(cpu_.l1d_kb) * 1024, 64, 64, 8, footprint_));
+  st_.l1.assign(p_, SectorCache(static_cast<std::uint64_t>(cpu_.l1d_kb) * 1024, 64, 64, std::max(1, cpu_.l1d_ways),
+                                footprint_));
   st_.l2.assign(p_, SectorCache(static_cast<std::uint64_t>(cpu_.l2_kb) * 1024, 64, 64, 8, footprint_));
   st_.l3 = SectorCache(static_cast<std::uint64_t>(cpu_.l3_mb * 1024 * 1024), 64, 64, 16, footprint_);
+  if (cpu_.l1_fills_per_set > 0) st_.set_free.assign(p_, std::vector<double>(l1_sets_, 0.0));
 }
 
 void CpuModel::unit_cells(std::int64_t u, int& row, int& col, int& count) const {
@@ -57,13 +88,13 @@ std::int64_t CpuModel::cells_done(int core) const {
   return cells;
 }
 
-double CpuModel::access(int core, std::uint64_t addr) {
+CpuModel::Load CpuModel::access(int core, std::uint64_t addr, bool stride_walk) {
   CpuCore& x = st_.cores[core];
   // Every level is looked up so each keeps its own LRU order, as inclusive caches do.
   if (st_.l1[core].access(addr)) {
     ++x.l1_hits;
     st_.l2[core].access(addr);
-    return 0;
+    return {};
   }
   double lat;
   if (st_.l2[core].access(addr)) {
@@ -76,7 +107,9 @@ double CpuModel::access(int core, std::uint64_t addr) {
     ++x.dram;
     lat = cpu_.dram_latency;
   }
-  return std::max(0.0, lat - cpu_.l1_latency);
+  // The hit counts keep the level the line was found in; the prefetcher only moved it earlier.
+  if (stride_walk && cpu_.stride_walk_latency > 0) lat = std::min(lat, cpu_.stride_walk_latency);
+  return {std::max(0.0, lat - cpu_.l1_latency), lat};
 }
 
 void CpuModel::warm(int core, std::uint64_t addr) {
@@ -91,18 +124,32 @@ void CpuModel::step(int core) {
   int row, col, cnt;
   unit_cells(u, row, col, cnt);
   const std::size_t k = x.k;
-  double miss = access(core, (static_cast<std::uint64_t>(row) * k_ + k) * 4);
-  const std::uint64_t b0 = base_b_ + (k * n_ + col) * 4;
-  miss += access(core, b0);
-  if ((b0 >> 6) != ((b0 + 4ull * cnt - 1) >> 6)) miss += access(core, b0 + 4ull * cnt - 1);
-  // The loads issue ahead of the chain, but never more than the window ahead; their misses share
-  // the miss_overlap slots. The add starts when the previous add is done and its data is there.
   const double chain = cpu_.fma_latency;
-  x.mem = std::max(x.mem, x.time - kRunAheadSteps * chain) + miss / cpu_.miss_overlap;
+  // The loads issue ahead of the chain, but never more than the window ahead.
+  const double issue = x.time - kRunAheadSteps * chain;
+  double miss = 0, ready = 0;
+  const auto load = [&](std::uint64_t addr, bool stride_walk) {
+    const Load l = access(core, addr, stride_walk);
+    miss += l.extra;
+    if (l.extra > 0 && !st_.set_free.empty()) {
+      // One of the set's fill slots, held for the whole load-to-use latency.
+      double& free_at = st_.set_free[core][l1_set(addr)];
+      const double start = std::max(free_at, issue);
+      free_at = start + l.latency / fills_per_set_;
+      ready = std::max(ready, start + l.extra);
+    }
+  };
+  load((static_cast<std::uint64_t>(row) * k_ + k) * 4, false);
+  const std::uint64_t b0 = base_b_ + (k * n_ + col) * 4;
+  load(b0, true);
+  if ((b0 >> 6) != ((b0 + 4ull * cnt - 1) >> 6)) load(b0 + 4ull * cnt - 1, true);
+  // Their misses share the miss_overlap slots. The add starts when the previous add is done and
+  // its data is there.
+  x.mem = std::max(x.mem, issue) + miss / cpu_.miss_overlap;
   const float a = a_[static_cast<std::size_t>(row) * k_ + k];
   const float* b = b_ + k * n_ + col;
   for (int v = 0; v < cnt; ++v) x.acc[v] = __builtin_fmaf(a, b[v], x.acc[v]);
-  x.time = std::max(x.time, x.mem) + chain;
+  x.time = std::max({x.time, x.mem, ready}) + chain;
   if (++x.k == k_) {
     for (int v = 0; v < cnt; ++v) c_[static_cast<std::size_t>(row) * n_ + col + v] = x.acc[v];
     std::fill(std::begin(x.acc), std::end(x.acc), 0.0f);
@@ -135,12 +182,15 @@ void CpuModel::hash_into(Hasher& h) const {
   for (const auto& c : st_.l1) c.hash_into(h);
   for (const auto& c : st_.l2) c.hash_into(h);
   st_.l3.hash_into(h);
+  for (const auto& core : st_.set_free)
+    for (double t : core) h.add(t);
 }
 
 std::size_t CpuModel::state_bytes() const {
   std::size_t b = st_.cores.size() * sizeof(CpuCore) + st_.l3.bytes();
   for (const auto& c : st_.l1) b += c.bytes();
   for (const auto& c : st_.l2) b += c.bytes();
+  for (const auto& c : st_.set_free) b += c.size() * sizeof(double);
   return b;
 }
 

@@ -24,6 +24,9 @@ struct CpuState {
   std::vector<CpuCore> cores;
   std::vector<SectorCache> l1, l2;
   SectorCache l3;
+  // Per core, per L1 set: the CPU cycle at which the set's fill slots are free again (only when the
+  // preset limits L1 fills per set, else empty).
+  std::vector<std::vector<double>> set_free;
 };
 
 class CpuModel {
@@ -55,13 +58,21 @@ class CpuModel {
   std::size_t state_bytes() const;
 
  private:
+  struct Load {
+    double extra = 0;    // cycles beyond an L1 hit (0 on a hit)
+    double latency = 0;  // load-to-use latency of the level that served a miss
+  };
   void step(int core);
-  double access(int core, std::uint64_t addr);
+  // `stride_walk`: a load of B's column walk (a constant stride of a whole row of B per k step).
+  Load access(int core, std::uint64_t addr, bool stride_walk);
+  int l1_set(std::uint64_t addr) const { return static_cast<int>((addr >> 6) % static_cast<std::uint64_t>(l1_sets_)); }
 
   const CpuPreset& cpu_;
   int p_, w_;
   int m_, n_, k_;
   int strips_per_row_;
+  int l1_sets_;   // sets of the modelled L1d (64-byte lines, l1d_ways ways)
+  double fills_per_set_ = 0;  // misses one L1 set keeps in flight for this launch's column walk
   std::int64_t units_;
   const float* a_;
   const float* b_;

@@ -1,10 +1,14 @@
 // "This machine" presets: the live CPU from /proc/cpuinfo and CPUID, and a GPU from plain device
 // facts (the app reads them through CUDA; sim stays free of CUDA headers).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cctype>
+#include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -52,6 +56,7 @@ std::string read_line(const std::string& path) {
 // cpu0's data caches from sysfs: L1d, L2, L3 sizes in KiB (0 where the kernel does not say).
 struct CacheSizes {
   long l1d = 0, l2 = 0, l3 = 0;
+  int l1d_ways = 0;
 };
 CacheSizes sysfs_caches() {
   CacheSizes c;
@@ -61,7 +66,10 @@ CacheSizes sysfs_caches() {
     if (level.empty()) continue;
     if (type == "Instruction") continue;
     const long kib = size_kib(read_line(dir + "size"));
-    if (level == "1") c.l1d = kib;
+    if (level == "1") {
+      c.l1d = kib;
+      c.l1d_ways = std::atoi(read_line(dir + "ways_of_associativity").c_str());
+    }
     else if (level == "2") c.l2 = kib;
     else if (level == "3") c.l3 = kib;
   }
@@ -126,18 +134,176 @@ int l3_latency_for(const std::string& vendor, int family, int model) {
   return 0;
 }
 
-CpuPreset build_cpu() {
+// Latency in cycles of a dependent 64-bit IMUL r64, r64 (the clock probe's chain): 3 on every
+// AMD core from Zen 1 to Zen 5 and every Intel Core / Xeon core from Sandy Bridge on (Agner Fog's
+// instruction tables; uops.info). 0 where the table does not say (no clock probe then).
+int imul_latency(const std::string& vendor, int family, int model) {
+  if ((vendor == "AuthenticAMD" || vendor == "HygonGenuine") && family >= 0x17) return 3;
+  if (vendor == "GenuineIntel" && family == 6 && model >= 0x2A) {
+    // Atom-line cores (Silvermont to Gracemont) have other multipliers: no clock probe.
+    switch (model) {
+      case 0x37: case 0x4A: case 0x4C: case 0x4D: case 0x5A: case 0x5C: case 0x5F: case 0x7A:
+      case 0x86: case 0x96: case 0x9C: case 0xBE:
+        return 0;
+      default:
+        return 3;
+    }
+  }
+  return 0;
+}
+
+// Each loop is timed a few times and the fastest kept: the probe measures the core, not the other
+// processes sharing it.
+template <class F>
+double fastest_ns_per_op(int repeats, double ops, F&& body) {
+  double best = 0;
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    body();
+    const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count() / ops;
+    if (r == 0 || ns < best) best = ns;
+  }
+  return best;
+}
+
+}  // namespace
+
+CpuProbe probe_this_cpu() {
+  CpuProbe probe;
+#if defined(__x86_64__)
+  // The clock: a chain of dependent 64-bit multiplies, 3 cycles each (imul_latency), so the
+  // time per multiply gives the rate the core really runs at. In a VM /proc/cpuinfo's "cpu MHz"
+  // is the host's nominal (TSC) rate and cpufreq is absent; the core boosts above it.
+  {
+    constexpr int kMuls = 1 << 17;
+    std::uint64_t x = 0x9E3779B97F4A7C15ull;
+    const std::uint64_t by = 0xD1B54A32D192ED03ull;
+    probe.imul_ns = fastest_ns_per_op(5, kMuls * 8.0, [&] {
+      for (int i = 0; i < kMuls; ++i)
+        asm volatile("imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\timul %1, %0\n\t"
+                     "imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\timul %1, %0"
+                     : "+r"(x) : "r"(by));
+    });
+  }
+#endif
+  // The latency B's column walk sees and how many of its misses overlap. 1024 lines 4 KB apart
+  // (cpu-naive's B at N = 1024): a new page every load, and a single L1d set (L1d sets are
+  // indexed by address bits 6-11 on every x86 core). Allocated like the kernel's matrices (plain
+  // heap, the system's page size); only the lines walked are touched.
+  constexpr int kLines = 1024;
+  constexpr std::size_t kStride = 4096;
+  constexpr int kPasses = 8;
+  void* mem = std::aligned_alloc(kStride, kLines * kStride);
+  if (mem == nullptr) return probe;
+  char* base = static_cast<char*>(mem);
+  for (int i = 0; i < kLines; ++i)
+    *reinterpret_cast<char**>(base + i * kStride) = base + ((i + 1) % kLines) * kStride;
+  // In order, each load's address comes from the previous load: the full load-to-use latency of
+  // a constant-stride walk, with whatever the prefetchers, TLBs and caches do for it.
+  char* p = base;
+  for (int i = 0; i < kLines; ++i) p = *reinterpret_cast<char* volatile*>(p);
+  for (int i = 0; i < kLines; ++i) *reinterpret_cast<float*>(base + i * kStride + sizeof(char*)) = 1.0f;
+  // The same loads, independent of one another and, like cpu-naive's, scalar float loads (on Zen
+  // an FP load has a longer load-to-use than an integer one): an out-of-order core overlaps them
+  // as far as the one L1 set they all fall into lets it.
+  float sum = 0;
+  // Rounds of (chase, independent), each the fastest of 3; the median round of each is kept, so
+  // one lucky or disturbed round moves neither figure.
+  constexpr int kRounds = 7;
+  double walk[kRounds], one_set[kRounds];
+  for (int r = 0; r < kRounds; ++r) {
+    walk[r] = fastest_ns_per_op(3, kLines * double(kPasses), [&] {
+      for (int i = 0; i < kLines * kPasses; ++i) p = *reinterpret_cast<char* volatile*>(p);
+    });
+    one_set[r] = fastest_ns_per_op(3, kLines * double(kPasses), [&] {
+      float s0 = 0, s1 = 0;
+      for (int pass = 0; pass < kPasses; ++pass) {
+        for (int i = 0; i < kLines; i += 2) {
+          s0 += *reinterpret_cast<const volatile float*>(base + i * kStride + sizeof(char*));
+          s1 += *reinterpret_cast<const volatile float*>(base + (i + 1) * kStride + sizeof(char*));
+        }
+      }
+      sum += s0 + s1;
+    });
+  }
+  std::nth_element(walk, walk + kRounds / 2, walk + kRounds);
+  std::nth_element(one_set, one_set + kRounds / 2, one_set + kRounds);
+  probe.stride_walk_ns = walk[kRounds / 2];
+  probe.one_set_ns = one_set[kRounds / 2];
+  // Rows 2 KB apart (cpu-naive's B at N = 512) fall into two L1 sets: the same independent loads
+  // over lines 2 KB apart, in the first half of the buffer (every page already touched).
+  double two_sets[kRounds];
+  for (int r = 0; r < kRounds; ++r) {
+    two_sets[r] = fastest_ns_per_op(3, kLines * double(kPasses), [&] {
+      float s0 = 0, s1 = 0;
+      for (int pass = 0; pass < kPasses; ++pass) {
+        for (int i = 0; i < kLines; i += 2) {
+          s0 += *reinterpret_cast<const volatile float*>(base + i * (kStride / 2) + sizeof(char*));
+          s1 += *reinterpret_cast<const volatile float*>(base + (i + 1) * (kStride / 2) + sizeof(char*));
+        }
+      }
+      sum += s0 + s1;
+    });
+  }
+  std::nth_element(two_sets, two_sets + kRounds / 2, two_sets + kRounds);
+  probe.two_sets_ns = two_sets[kRounds / 2];
+  std::free(mem);
+  (void)sum;
+  return probe;
+}
+
+MachineFacts this_machine_facts() {
+  MachineFacts f;
+  {
+    std::ifstream in("/proc/cpuinfo");
+    std::ostringstream text;
+    text << in.rdbuf();
+    f.cpuinfo = text.str();
+  }
+  f.cpufreq_max_khz = std::atof(read_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq").c_str());
+  const CacheSizes caches = sysfs_caches();
+  f.l1d_kib = caches.l1d;
+  f.l2_kib = caches.l2;
+  f.l3_kib = caches.l3;
+  f.l1d_ways = caches.l1d_ways;
+  f.hardware_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  const bool fma = __builtin_cpu_supports("fma");
+  if (__builtin_cpu_supports("avx512f")) {
+    f.simd_isa = fma ? "AVX-512 + FMA" : "AVX-512";
+    f.fp32_lanes = 16;
+  } else if (__builtin_cpu_supports("avx2") || __builtin_cpu_supports("avx")) {
+    f.simd_isa = fma ? "AVX2 + FMA" : "AVX";
+    f.fp32_lanes = 8;
+  } else {
+    f.simd_isa = "SSE2";
+    f.fp32_lanes = 4;
+  }
+  f.fma_units = fma ? 2 : 1;
+#else
+  f.simd_isa = "NEON";
+  f.fp32_lanes = 4;
+  f.fma_units = 2;
+#endif
+  f.probe = probe_this_cpu();
+  return f;
+}
+
+CpuPreset cpu_preset_from(const MachineFacts& f) {
   CpuPreset p;
   p.id = "this-machine";
   p.year = 0;
   p.from_machine = true;
-  p.source = "/proc/cpuinfo (model name, cpu MHz, physical id/core id) and CPUID via __builtin_cpu_supports";
+  p.source = "/proc/cpuinfo (model name, family/model, physical id/core id), CPUID via __builtin_cpu_supports, "
+             "sysfs cache sizes, and probes run on this core (clock, strided-walk latency, fills per L1 set)";
   p.model_source =
-      "FADD latency by CPUID family/model, cache sizes from sysfs, generic out-of-order core defaults for "
-      "the rest (docs/SIMULATION.md, 'The CPU model against this machine')";
+      "FADD and L3 latency by CPUID family/model, cache sizes from sysfs, clock and the B column walk's latency "
+      "and fills per L1 set measured at start, generic out-of-order core defaults for the rest "
+      "(docs/SIMULATION.md, 'The CPU model against this machine')";
   p.uncertain = {"fma_units (2 assumed with AVX2+FMA, else 1)"};
 
-  std::ifstream in("/proc/cpuinfo");
+  std::istringstream in(f.cpuinfo);
   std::string line;
   double mhz = 0;
   std::set<std::pair<std::string, std::string>> physical_cores;
@@ -153,18 +319,21 @@ CpuPreset build_cpu() {
     else if (line.rfind("physical id", 0) == 0) phys = field_value(line);
     else if (line.rfind("core id", 0) == 0) physical_cores.insert({phys, field_value(line)});
   }
-  const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int hw = std::max(1, f.hardware_threads);
   p.threads = hw;
   p.cores = physical_cores.empty() ? hw : std::min<int>(hw, static_cast<int>(physical_cores.size()));
   if (p.name.empty()) p.name = "this machine";
   p.name = "This machine: " + p.name;
   p.microarchitecture = "unknown";
-  // The clock one busy core runs at. Where cpufreq is exposed (bare metal), its maximum: a single
-  // busy thread runs at or near it. Else /proc/cpuinfo's "cpu MHz": in a VM, the host's nominal
-  // (TSC) rate, which is what the guest is told; on bare metal without cpufreq, the current rate.
-  const double max_khz = std::atof(read_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq").c_str());
-  if (max_khz > 0) {
-    p.base_clock_ghz = p.boost_clock_ghz = max_khz / 1e6;
+  // The clock one busy core runs at. Measured where the IMUL latency is tabled: the probe's
+  // chain runs at the core's real rate, turbo and VM included. Else cpufreq's maximum where the
+  // kernel exposes it (bare metal: a single busy thread runs at or near it), else "cpu MHz" (in
+  // a VM the host's nominal TSC rate; on bare metal without cpufreq, the current rate).
+  const int imul = imul_latency(vendor, family, model);
+  if (imul > 0 && f.probe.imul_ns > 0) {
+    p.base_clock_ghz = p.boost_clock_ghz = imul / f.probe.imul_ns;
+  } else if (f.cpufreq_max_khz > 0) {
+    p.base_clock_ghz = p.boost_clock_ghz = f.cpufreq_max_khz / 1e6;
     p.uncertain.push_back("base_clock_ghz (cpufreq maximum: what one busy core reaches, not all of them)");
   } else {
     p.base_clock_ghz = p.boost_clock_ghz = mhz > 0 ? mhz / 1000.0 : 2.5;
@@ -180,41 +349,40 @@ CpuPreset build_cpu() {
   p.fma_latency = fadd_latency(vendor, family, model, latency_known);
   if (!latency_known) p.uncertain.push_back("fma_latency (FADD latency: CPU family not in the table, 4 assumed)");
 
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_cpu_init();
-  const bool fma = __builtin_cpu_supports("fma");
-  if (__builtin_cpu_supports("avx512f")) {
-    p.simd_isa = fma ? "AVX-512 + FMA" : "AVX-512";
-    p.fp32_lanes = 16;
-  } else if (__builtin_cpu_supports("avx2") || __builtin_cpu_supports("avx")) {
-    p.simd_isa = fma ? "AVX2 + FMA" : "AVX";
-    p.fp32_lanes = 8;
-  } else {
-    p.simd_isa = "SSE2";
-    p.fp32_lanes = 4;
-  }
-  p.fma_units = fma ? 2 : 1;
-#else
-  p.simd_isa = "NEON";
-  p.fp32_lanes = 4;
-  p.fma_units = 2;
-#endif
+  p.simd_isa = f.simd_isa;
+  p.fp32_lanes = f.fp32_lanes;
+  p.fma_units = f.fma_units;
   p.memory_bandwidth_gbs = 50;
-  const CacheSizes caches = sysfs_caches();
-  p.l1d_kb = caches.l1d > 0 ? static_cast<int>(caches.l1d) : 32;
-  p.l2_kb = caches.l2 > 0 ? static_cast<int>(caches.l2) : 1024;
-  p.l3_mb = caches.l3 > 0 ? caches.l3 / 1024.0 : 32;
-  if (caches.l1d <= 0 || caches.l2 <= 0 || caches.l3 <= 0)
+  p.l1d_kb = f.l1d_kib > 0 ? static_cast<int>(f.l1d_kib) : 32;
+  p.l2_kb = f.l2_kib > 0 ? static_cast<int>(f.l2_kib) : 1024;
+  p.l3_mb = f.l3_kib > 0 ? f.l3_kib / 1024.0 : 32;
+  if (f.l1d_ways > 0) p.l1d_ways = f.l1d_ways;
+  if (f.l1d_kib <= 0 || f.l2_kib <= 0 || f.l3_kib <= 0)
     p.uncertain.push_back("cache sizes (sysfs incomplete: typical values where missing)");
-  // Misses in flight for the strided B walk: L1 miss buffers hold 12-24 (Intel fill buffers,
-  // AMD miss address buffers), but a stride of a page or more defeats the prefetchers (they stop
-  // at 4 KB pages) and costs a TLB lookup per load, so fewer overlap in practice.
+  // Misses in flight for loads spread over many L1 sets: L1 miss buffers hold 12-24 (Intel fill
+  // buffers, AMD miss address buffers); fewer overlap when every load is a new page.
   p.miss_overlap = kThisMachineMissOverlap;
   p.uncertain.push_back("miss_overlap (generic out-of-order core value, docs/SIMULATION.md)");
+  // B's column walk, from the probe: its latency in this core's cycles, and how many misses one
+  // L1 set keeps in flight (the walk's loads, chased one after another, against the same loads
+  // issued independently). Without a measured clock the cycles are not known: left out.
+  if (p.base_clock_ghz > 0 && imul > 0 && f.probe.imul_ns > 0 && f.probe.stride_walk_ns > 0 && f.probe.one_set_ns > 0) {
+    p.stride_walk_latency = f.probe.stride_walk_ns * p.base_clock_ghz;
+    p.l1_fills_per_set = std::clamp(f.probe.stride_walk_ns / f.probe.one_set_ns, 1.0, 16.0);
+    if (f.probe.two_sets_ns > 0)
+      p.l1_fills_two_sets = std::clamp(f.probe.stride_walk_ns / f.probe.two_sets_ns, 1.0, 32.0);
+    p.uncertain.push_back(
+        "base_clock_ghz, stride_walk_latency, l1_fills_per_set (measured at start by a few-ms probe: they move by up "
+        "to ~10 % between runs when other processes share the core)");
+  } else {
+    p.uncertain.push_back("stride_walk_latency and l1_fills_per_set (not measured: no clock probe on this core)");
+  }
   p.uncertain.push_back("memory_bandwidth_gbs (not measured)");
   p.datasheet_peak_gflops_base = p.peak_gflops();
   return p;
 }
+
+namespace {
 
 struct Generation {
   GpuLatencies lat;
@@ -242,7 +410,7 @@ Generation generation_for(int major, int minor) {
 }  // namespace
 
 const CpuPreset& this_machine_cpu() {
-  static const CpuPreset p = build_cpu();
+  static const CpuPreset p = cpu_preset_from(this_machine_facts());
   return p;
 }
 

@@ -94,6 +94,55 @@ TEST(SimCpuPrediction, SlowerMemoryOnlyHurtsWhereItIsUsed) {
             0.6 * predict_cpu_naive(core(), 1024, 1024, 1024).gflops);
 }
 
+// The two limits measured on this machine (l1_fills_per_set, stride_walk_latency; named presets
+// leave them at 0). B's rows 4 KB apart put a whole column of B into one L1 set of the 64-set
+// L1d; 2 KB apart, into two.
+CpuPreset measured(double fills_per_set, double walk_latency) {
+  CpuPreset p = core();
+  p.l1_fills_per_set = fills_per_set;
+  p.stride_walk_latency = walk_latency;
+  return p;
+}
+
+TEST(SimCpuPrediction, OneL1SetServesTheColumnWalkOneFillAtATime) {
+  // 1024³, one fill per set, the walk's latency 14: every B load waits for the previous one's
+  // whole latency, so a step costs 14 cycles, not the chain's 3 nor (14 - 5) / 8.
+  const auto one = predict_cpu_naive(measured(1, 14), 1024, 1024, 1024);
+  EXPECT_NEAR(one.cycles_per_step, 14.0, 0.3);
+  EXPECT_NEAR(one.gflops, 2.0 * 3.0 / 14.0, 0.01);
+  // Two fills per set halve it; the walk's latency scales it.
+  EXPECT_NEAR(predict_cpu_naive(measured(2, 14), 1024, 1024, 1024).cycles_per_step, 7.0, 0.2);
+  EXPECT_NEAR(predict_cpu_naive(measured(1, 20), 1024, 1024, 1024).cycles_per_step, 20.0, 0.4);
+  // 512³: B's rows 2 KB apart alternate between two sets, each serving every other step.
+  EXPECT_NEAR(predict_cpu_naive(measured(1, 14), 512, 512, 512).cycles_per_step, 7.0, 0.3);
+  // Rows 4160 bytes apart (N = 1040) spread the column over all 64 sets: the limit is gone and
+  // the add chain decides again.
+  EXPECT_LT(predict_cpu_naive(measured(1, 14), 1040, 1040, 1040).cycles_per_step, 3.6);
+}
+
+TEST(SimCpuPrediction, TwoSetsServeWhatWasMeasuredForTwoSets) {
+  // 512³: rows 2 KB apart alternate between two L1 sets. Measured: two sets keep 1.6 misses in
+  // flight (not twice one set's 1): a step costs 14 / 1.6 = 8.75 cycles, not 7.
+  CpuPreset p = measured(1, 14);
+  p.l1_fills_two_sets = 1.6;
+  EXPECT_NEAR(predict_cpu_naive(p, 512, 512, 512).cycles_per_step, 14.0 / 1.6, 0.3);
+  // It applies to two sets only: the 4 KB rows of 1024³ (one set) keep the one-set figure.
+  EXPECT_NEAR(predict_cpu_naive(p, 1024, 1024, 1024).cycles_per_step, 14.0, 0.3);
+}
+
+TEST(SimCpuPrediction, StrideWalkLatencyCapsWhereTheCachesWouldSendB) {
+  // Without the cap, the model's L2 cannot hold a 4 KB-strided column and B comes from L3 (50):
+  // (50 - 5) / 8 a step. The prefetched walk measured at 14 cycles caps it: the chain decides.
+  const auto capped = predict_cpu_naive(measured(0, 14), 1024, 1024, 1024);
+  EXPECT_NEAR(capped.cycles_per_step, 3.0, 0.1);
+  EXPECT_GT(capped.l3_hit_rate, 0.45);  // the line is still counted where the caches had it
+  // The cap never makes a load slower than its level: L2 hits at 512³ keep their 14.
+  EXPECT_NEAR(predict_cpu_naive(measured(0, 40), 512, 512, 512).gflops,
+              predict_cpu_naive(core(), 512, 512, 512).gflops, 0.001);
+  // Off (0, every named preset) is the model as it was.
+  EXPECT_NEAR(predict_cpu_naive(measured(0, 0), 1024, 1024, 1024).cycles_per_step, (50.0 - 5.0) / 8.0, 0.5);
+}
+
 TEST(SimCpuPrediction, DeterministicFastAndChecked) {
   const auto t0 = std::chrono::steady_clock::now();
   const auto a = predict_cpu_naive(core(), 1024, 1024, 1024);

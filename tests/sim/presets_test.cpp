@@ -1,6 +1,7 @@
 // Presets: every file loads, lookups work, and the peaks computed from the parts agree with the
 // datasheet figures of the shared reference tables within 2 %.
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -11,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "warpscope/sim/cpu_prediction.hpp"
 #include "warpscope/sim/presets.hpp"
 
 namespace {
@@ -286,6 +288,96 @@ TEST(SimPresets, ThisMachineCpu) {
   EXPECT_GT(p.base_clock_ghz, 0.1);
   EXPECT_GT(p.peak_gflops(), 0);
   EXPECT_EQ(find_cpu("this-machine").name, p.name);
+  // The probes ran (or were left out): whatever this machine measured, the figures are sane.
+  EXPECT_TRUE(p.l1_fills_per_set == 0 || (p.l1_fills_per_set >= 1 && p.l1_fills_per_set <= 16));
+  EXPECT_GE(p.stride_walk_latency, 0);
+  // Named presets are the model without the two measured limits.
+  for (const auto& named : cpu_presets()) {
+    EXPECT_EQ(named.l1_fills_per_set, 0) << named.id;
+    EXPECT_EQ(named.stride_walk_latency, 0) << named.id;
+  }
+}
+
+// The facts of this project's AMD machine (a Zen 4 EPYC under KVM, 2 vCPUs), probes included.
+MachineFacts epyc_facts() {
+  MachineFacts f;
+  f.cpuinfo =
+      "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
+      "model name\t: AMD EPYC\ncpu MHz\t\t: 2596.142\nphysical id\t: 0\ncore id\t\t: 0\n\n"
+      "processor\t: 1\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
+      "model name\t: AMD EPYC\ncpu MHz\t\t: 2596.142\nphysical id\t: 0\ncore id\t\t: 1\n";
+  f.l1d_kib = 32;
+  f.l1d_ways = 8;
+  f.l2_kib = 1024;
+  f.l3_kib = 32768;
+  f.hardware_threads = 2;
+  f.simd_isa = "AVX-512 + FMA";
+  f.fp32_lanes = 16;
+  f.fma_units = 2;
+  f.probe.imul_ns = 0.8125;        // 3 cycles -> 3.69 GHz, where "cpu MHz" says 2.596
+  f.probe.stride_walk_ns = 3.68;   // 13.6 cycles a load
+  f.probe.one_set_ns = 3.07;       // the same loads independent: 1.2 in flight in one L1 set
+  f.probe.two_sets_ns = 2.19;      // lines 2 KB apart (two sets): 1.68 in flight, not 2.4
+  return f;
+}
+
+TEST(SimPresets, ThisMachineTakesClockAndWalkFromItsProbes) {
+  const CpuPreset p = cpu_preset_from(epyc_facts());
+  EXPECT_EQ(p.cores, 2);
+  EXPECT_NEAR(p.base_clock_ghz, 3.0 / 0.8125, 1e-9);  // the IMUL chain, not cpu MHz
+  EXPECT_NEAR(p.stride_walk_latency, 3.68 * 3.0 / 0.8125, 1e-9);
+  EXPECT_NEAR(p.l1_fills_per_set, 3.68 / 3.07, 1e-9);
+  EXPECT_EQ(p.fma_latency, 3);  // Zen 4 ADDSS
+  EXPECT_EQ(p.l3_latency, 48);
+  // cpu-naive at 1024³: the column is in one L1 set, so a step costs the walk's latency over the
+  // fills in flight, 13.6 / 1.2 = 11.3 cycles; at 512³ two sets share the walk.
+  const auto n1024 = predict_cpu_naive(p, 1024, 1024, 1024);
+  EXPECT_NEAR(n1024.cycles_per_step, p.stride_walk_latency / p.l1_fills_per_set, 0.3);
+  EXPECT_NEAR(n1024.gflops, 2 * p.base_clock_ghz / n1024.cycles_per_step, 1e-9);
+  // At 512³ the column alternates between two sets, which keep what the two-set probe measured in
+  // flight: 13.6 / 1.68 = 8.1 cycles, not half of 11.3.
+  EXPECT_NEAR(p.l1_fills_two_sets, 3.68 / 2.19, 1e-9);
+  const auto n512 = predict_cpu_naive(p, 512, 512, 512);
+  EXPECT_NEAR(n512.cycles_per_step, p.stride_walk_latency / p.l1_fills_two_sets, 0.4);
+  // Without the probes (a core whose IMUL latency is not tabled, or nothing measured), the clock
+  // is cpu MHz again and the walk limits are off.
+  MachineFacts unprobed = epyc_facts();
+  unprobed.probe = {};
+  const CpuPreset q = cpu_preset_from(unprobed);
+  EXPECT_NEAR(q.base_clock_ghz, 2.596142, 1e-9);
+  EXPECT_EQ(q.l1_fills_per_set, 0);
+  EXPECT_EQ(q.stride_walk_latency, 0);
+  MachineFacts other = epyc_facts();
+  other.cpuinfo = "vendor_id\t: SomeVendor\ncpu family\t: 1\nmodel\t\t: 1\ncpu MHz\t\t: 2000\n";
+  EXPECT_NEAR(cpu_preset_from(other).base_clock_ghz, 2.0, 1e-9);
+  EXPECT_EQ(cpu_preset_from(other).l1_fills_per_set, 0);
+}
+
+TEST(SimPresets, ThisMachineOnTheProjectsXeon) {
+  // The project's other machine: Intel family 6 model 207 (Emerald Rapids, Raptor Cove cores:
+  // ADDSS 2 cycles, L3 ~105). Its probes were never run from here: the figures below assume a
+  // 3.0 GHz core whose strided walk takes an L2 latency (16 cycles, Chips and Cheese's Golden
+  // Cove) and keeps 1.2 fills per set as the EPYC does. ANCHORS.md measured 1.6 GFLOP/s at 512³
+  // and 0.4 at 1024³ there; this pins what the model says so a run there can be compared.
+  MachineFacts f = epyc_facts();
+  f.cpuinfo = "vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 207\n"
+              "model name\t: Intel(R) Xeon(R) Platinum 8581C CPU @ 2.10GHz\ncpu MHz\t\t: 2100.000\n";
+  f.l1d_kib = 48;
+  f.l1d_ways = 12;  // 64 sets, like every x86 L1d: a 4 KB stride is one set
+  f.l2_kib = 2048;
+  f.l3_kib = 264 * 1024;
+  f.probe.imul_ns = 1.0;                       // 3 cycles per ns: 3.0 GHz
+  f.probe.stride_walk_ns = 16.0 / 3.0;         // 16 cycles
+  f.probe.one_set_ns = f.probe.stride_walk_ns / 1.2;
+  const CpuPreset p = cpu_preset_from(f);
+  EXPECT_EQ(p.fma_latency, 2);
+  EXPECT_EQ(p.l3_latency, 105);
+  const double g512 = predict_cpu_naive(p, 512, 512, 512).gflops;
+  const double g1024 = predict_cpu_naive(p, 1024, 1024, 1024).gflops;
+  std::printf("Xeon model 207 (assumed probes): 512^3 %.3f GFLOP/s, 1024^3 %.3f GFLOP/s\n", g512, g1024);
+  EXPECT_NEAR(g1024, 2 * 3.0 * 1.2 / 16.0, 0.02);  // one L1 set: 16 / 1.2 cycles a step
+  // 512³: two sets, and B found in the model's L2 (14 cycles, under the walk's 16).
+  EXPECT_NEAR(g512, 2 * 3.0 * 1.2 * 2 / 14.0, 0.03);
 }
 
 TEST(SimPresets, DeviceMatchesNamedPresetOrIsBuilt) {

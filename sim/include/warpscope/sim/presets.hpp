@@ -116,12 +116,23 @@ struct CpuPreset {
   int fma_units = 0;        // FMA-equivalent pipes per core (an add pipe + a mul pipe count as one)
   double memory_bandwidth_gbs = 0;
   int l1d_kb = 32, l2_kb = 1024;
+  int l1d_ways = 8;  // the model's L1d associativity (this machine: sysfs; 48 KB Intel L1d: 12)
   double l3_mb = 0;
   double datasheet_peak_gflops_base = 0;  // reference table, at base clock
   // Model constants, core cycles.
   int fma_latency = 4;
   int l1_latency = 5, l2_latency = 14, l3_latency = 45, dram_latency = 250;
   double miss_overlap = 4.0;  // misses an out-of-order core and its stride prefetcher overlap
+  // Measured on this machine only (this_machine.cpp; 0 = not modelled, as in every named preset):
+  // L1 misses one L1 set keeps in flight, each holding its slot for its load-to-use latency (a
+  // column of B at a 4 KB stride falls into a single L1 set), and the load-to-use latency of a
+  // constant-stride walk that crosses a page every load (the stride prefetcher's work, TLB
+  // included), which caps what an L1 miss of B's column walk costs.
+  double l1_fills_per_set = 0;
+  // The same when a walk's misses alternate between two L1 sets (rows 2 KB apart): measured, as
+  // two sets serve fewer than twice one set's misses (1.4x on Zen 4); 0: twice l1_fills_per_set.
+  double l1_fills_two_sets = 0;
+  double stride_walk_latency = 0;
   std::string source;
   std::string model_source;
   std::vector<std::string> uncertain;
@@ -162,8 +173,33 @@ CpuPreset load_cpu_preset(const std::string& path);
 GpuPreset parse_gpu_preset(std::string_view text, const std::string& path);
 CpuPreset parse_cpu_preset(std::string_view text, const std::string& path);
 
-// The CPU this process runs on: cores, SIMD width from CPUID, clock from /proc/cpuinfo.
+// The CPU this process runs on: cores, SIMD width from CPUID, caches from sysfs, and the clock and
+// two memory figures measured by probe_this_cpu() (built once per process).
 const CpuPreset& this_machine_cpu();
+
+// What this_machine_cpu() measures on the live core, once (a few milliseconds; docs/SIMULATION.md,
+// "The CPU model against this machine"). Fields are 0 where nothing was measured.
+struct CpuProbe {
+  double imul_ns = 0;         // per 64-bit IMUL of a dependent chain (3 cycles on the cores tabled)
+  double stride_walk_ns = 0;  // per load of an in-order pointer chase over 1024 lines 4 KB apart
+  double one_set_ns = 0;      // per load of the same lines in the same order, loads independent
+  double two_sets_ns = 0;     // per load of independent loads 2 KB apart (two L1 sets), same lines count
+};
+CpuProbe probe_this_cpu();
+
+// Everything this_machine_cpu() reads, so a test can build the preset of a machine it describes.
+struct MachineFacts {
+  std::string cpuinfo;               // text of /proc/cpuinfo
+  double cpufreq_max_khz = 0;        // cpu0's cpuinfo_max_freq, 0 without cpufreq (VMs)
+  long l1d_kib = 0, l2_kib = 0, l3_kib = 0;  // sysfs cache sizes, 0 where unknown
+  int l1d_ways = 0;                          // sysfs ways_of_associativity of L1d, 0 where unknown
+  int hardware_threads = 1;
+  std::string simd_isa = "SSE2";
+  int fp32_lanes = 4, fma_units = 1;
+  CpuProbe probe;
+};
+MachineFacts this_machine_facts();  // reads the files and CPUID and runs probe_this_cpu()
+CpuPreset cpu_preset_from(const MachineFacts& facts);
 
 // Plain facts about a live GPU (filled by the app from cudaGetDeviceProperties; sim has no CUDA).
 struct DeviceFacts {

@@ -197,7 +197,7 @@ void run_occupancy(const OccupancyArgs& a, int& exit_code) {
 
 struct SimulateArgs {
   std::string preset = "h100", cpu = "i7-3960x", kernel = "tiled";
-  int size = 0, m = 0, n = 0, k = 0, block = 0, regs = 32;
+  int size = 0, m = 0, n = 0, k = 0, block = 0, regs = 0;
   std::uint64_t seed = 42;
   bool json = false;
   int seeks = 0;  // > 0: run as the window does (progressive, checkpoints) and time this many seeks
@@ -239,7 +239,11 @@ json progressive_report(const sim::GpuPreset& gpu, const sim::CpuPreset& cpu, si
 void run_simulate(const SimulateArgs& a, int& exit_code) {
   try {
     const auto kernel = sim::parse_kernel(a.kernel);
-    if (!kernel) return fail(exit_code, 2, "unknown kernel '" + a.kernel + "'; valid: naive, tiled");
+    if (!kernel) {
+      std::string valid;
+      for (const std::string& name : sim::kernel_names()) valid += (valid.empty() ? "" : ", ") + name;
+      return fail(exit_code, 2, "unknown kernel '" + a.kernel + "'; valid: " + valid);
+    }
     const sim::GpuPreset& gpu = sim::find_gpu(a.preset);
     const sim::CpuPreset cpu = sim::find_cpu(a.cpu);
     sim::SimConfig cfg;
@@ -345,7 +349,7 @@ void add_sim_commands(CLI::App& app, int& exit_code) {
   auto sa = std::make_shared<SimulateArgs>();
   simc->add_option("--preset", sa->preset, "GPU preset id (default h100)");
   simc->add_option("--cpu", sa->cpu, "CPU preset id for the cores beside it (default i7-3960x)");
-  simc->add_option("--kernel", sa->kernel, "naive or tiled")->required();
+  simc->add_option("--kernel", sa->kernel, "naive, tiled or regblock")->required();
   auto* size = simc->add_option("--size", sa->size, "M = N = K")->check(CLI::Range(1, 65536));
   auto* m = simc->add_option("--m", sa->m, "M")->check(CLI::Range(1, 65536));
   auto* n = simc->add_option("--n", sa->n, "N")->check(CLI::Range(1, 65536));
@@ -353,7 +357,7 @@ void add_sim_commands(CLI::App& app, int& exit_code) {
   size->excludes(m)->excludes(n)->excludes(k);
   simc->add_option("--block", sa->block, "Block side B (B x B threads); default 32, or 16 where 1024 threads can't launch")
       ->check(CLI::Range(1, 32));
-  simc->add_option("--regs", sa->regs, "Registers per thread of the launch (default 32)")->check(CLI::Range(1, 255));
+  simc->add_option("--regs", sa->regs, "Registers per thread of the launch (default: the kernel's, 32 for naive and tiled, 64 for regblock)")->check(CLI::Range(1, 255));
   simc->add_option("--seed", sa->seed, "Seed of A and B (default 42, as the real kernels)");
   simc->add_flag("--json", sa->json, "Print JSON");
   simc->add_option("--threads", sa->threads,

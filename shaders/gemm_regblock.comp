@@ -12,6 +12,8 @@
 //   WS_VEC4_B when n % 4 == 0: rows of B and C do, B is read and C written as vec4[].
 // Otherwise the same buffer is read element by element. A vec4 is then never split by an edge
 // of the matrix, so its bounds test is the test of its first element.
+// These numbers (and local_size) are ws::sim::kRegblock in sim/include/warpscope/sim/regblock.hpp,
+// the simulator's model of this kernel; tests/sim/regblock_test.cpp checks that they agree.
 #define BM 64u  // rows of C per workgroup
 #define BN 64u  // columns of C per workgroup
 #define BK 16u  // depth of the shared tiles per step

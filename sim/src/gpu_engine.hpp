@@ -191,7 +191,7 @@ void GpuModel::apply_ffmas(int sm, int slot, const Warp& w, int upto) {
   if (upto <= from) return;
   const float* smem =
       st_.smem.data() + (static_cast<std::size_t>(sm) * s_.blocks_per_sm + w.bslot) * s_.smem_floats;
-  P::fma_batch(s_, w, smem, from, upto, &st_.acc[widx * 32]);
+  P::fma_batch(s_, w, smem, from, upto, &st_.acc[widx * P::kAccPerWarp(P::kCellSide)]);
   fma_from_[widx] = static_cast<std::uint16_t>(upto);
 }
 
@@ -206,10 +206,10 @@ void GpuModel::store_c(int sm, int slot, Warp& w, std::int64_t c) {
     finish_warp(sm, w, c);
     return;
   }
-  const float* acc = &st_.acc[(static_cast<std::size_t>(sm) * s_.slots + slot) * 32];
+  const float* acc = &st_.acc[(static_cast<std::size_t>(sm) * s_.slots + slot) * P::kAccPerWarp(P::kCellSide)];
   std::int64_t done = 0;
   P::for_each_cell(s_, w, [&](std::size_t cell, int lane) {
-    out_->value[cell] = acc[lane];
+    out_->value[cell] = acc[lane];  // lane: the index of the cell's accumulator in the warp's
     out_->owner[cell] = sm;
     std::atomic_ref<std::int64_t>(out_->finish[cell]).store(c, std::memory_order_release);
     ++done;
@@ -244,7 +244,7 @@ template <class P>
           fma_from_[widx] = 0;
         }
       } else {
-        P::fma(s_, w, in, &st_.acc[widx * 32]);
+        P::fma(s_, w, in, &st_.acc[widx * P::kAccPerWarp(P::kCellSide)]);
       }
       break;
     }
@@ -307,6 +307,9 @@ constexpr KernelOps make_kernel_ops() {
   o.name = P::kName;
   o.instructions_per_second = P::kInstructionsPerSecond;
   o.warp_instructions = &P::warp_instructions;
+  o.block = P::kBlock;
+  o.cell_side = P::kCellSide;
+  o.regs = P::kRegsPerThread;
   o.smem_floats = &P::smem_floats;
   o.prepare = &P::prepare;
   o.start = &P::start;

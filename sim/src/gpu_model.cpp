@@ -190,15 +190,19 @@ GpuSetup make_setup(const GpuPreset& g, const SimConfig& cfg, const float* a, co
   s.bdim = cfg.block;
   s.threads = s.bdim * s.bdim;
   s.wpb = (s.threads + 31) / 32;
-  s.grid_x = (s.n + s.bdim - 1) / s.bdim;
-  s.grid_y = (s.m + s.bdim - 1) / s.bdim;
+  const KernelOps& program = kernel_ops(cfg.kernel);
+  s.cell_side = program.cell_side;
+  s.tile = s.bdim * s.cell_side;
+  s.acc_per_warp = 32 * s.cell_side * s.cell_side;
+  s.grid_x = (s.n + s.tile - 1) / s.tile;
+  s.grid_y = (s.m + s.tile - 1) / s.tile;
   s.total_blocks = static_cast<std::int64_t>(s.grid_x) * s.grid_y;
 
   const CcLimits lim = cc_limits(g.cc_major, g.cc_minor);
-  const KernelOps& program = kernel_ops(cfg.kernel);
   s.smem_floats = program.smem_floats(s);
   const int smem = 4 * s.smem_floats;
-  s.occupancy = compute_occupancy(lim, {s.threads, cfg.regs_per_thread, smem});
+  const int regs = cfg.regs_per_thread > 0 ? cfg.regs_per_thread : std::min(program.regs, lim.max_regs_per_thread);
+  s.occupancy = compute_occupancy(lim, {s.threads, regs, smem});
   if (s.occupancy.active_blocks_per_sm == 0)
     throw SimRefused("the launch cannot run on " + g.name + ": " + s.occupancy.reason);
   s.blocks_per_sm = s.occupancy.active_blocks_per_sm;
@@ -297,7 +301,7 @@ void GpuModel::reset() {
   const int sms = s_.gpu->sm_count;
   st_ = GpuState{};
   st_.warps.assign(static_cast<std::size_t>(sms) * s_.slots, Warp{});
-  st_.acc.assign(static_cast<std::size_t>(sms) * s_.slots * 32, 0.0f);
+  st_.acc.assign(static_cast<std::size_t>(sms) * s_.slots * s_.acc_per_warp, 0.0f);
   st_.blocks.assign(static_cast<std::size_t>(sms) * s_.blocks_per_sm, BlockSlot{});
   if (s_.smem_floats > 0)
     st_.smem.assign(static_cast<std::size_t>(sms) * s_.blocks_per_sm * s_.smem_floats, 0.0f);
@@ -361,7 +365,7 @@ void GpuModel::place_block(int sm, int bslot, std::int64_t block, std::int64_t c
     x.sched = sm * s_.nsched + slot % s_.nsched;
     st_.ready[x.hot] = kNever;
     st_.ready_age[x.hot] = x.age;
-    std::fill_n(st_.acc.begin() + idx * 32, 32, 0.0f);
+    std::fill_n(st_.acc.begin() + idx * s_.acc_per_warp, s_.acc_per_warp, 0.0f);
     // The program sets the counter and the lanes with a C cell; a warp with nothing to do is done.
     if (!ops_->start(s_, x)) {
       x.done = true;

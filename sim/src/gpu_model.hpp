@@ -53,6 +53,9 @@ struct GpuSetup {
   int m = 0, n = 0, k = 0;
   int bdim = 32;               // block is bdim x bdim threads
   int threads = 0;             // bdim^2
+  int cell_side = 1;           // each thread computes cell_side x cell_side cells of C
+  int tile = 32;               // the block's square of C: bdim * cell_side
+  int acc_per_warp = 32;       // accumulators per warp: 32 * cell_side^2
   int wpb = 0;                 // warps per block
   int grid_x = 0, grid_y = 0;
   std::int64_t total_blocks = 0;

@@ -83,9 +83,21 @@ double instructions_per_second(Kernel k) { return detail::kernel_ops(k).instruct
 // at most about this long; doubled whenever the checkpoint budget fills.
 constexpr double kCheckpointReplaySeconds = 0.02;
 
-int resolve_block(const GpuPreset& gpu, int block) {
+int resolve_block(const GpuPreset& gpu, int block, Kernel kernel) {
+  if (const int need = detail::kernel_ops(kernel).block; need != 0) {
+    if (block != 0 && block != need)
+      throw std::invalid_argument(std::string(to_string(kernel)) + " needs a block side of " + std::to_string(need));
+    return need;
+  }
   if (block != 0) return block;
   return cc_limits(gpu.cc_major, gpu.cc_minor).max_threads_per_block >= 1024 ? 32 : 16;
+}
+
+// 0: the kernel's own count, capped where the architecture allows fewer (Fermi's 63: ptxas would
+// spill rather than fail).
+int resolve_regs(const GpuPreset& gpu, int regs, Kernel kernel) {
+  if (regs != 0) return regs;
+  return std::min(detail::kernel_ops(kernel).regs, cc_limits(gpu.cc_major, gpu.cc_minor).max_regs_per_thread);
 }
 
 void check_config(const SimConfig& cfg) {
@@ -100,10 +112,12 @@ void check_config(const SimConfig& cfg) {
 
 Estimate estimate(const GpuPreset& gpu, const SimConfig& in) {
   SimConfig cfg = in;
-  cfg.block = resolve_block(gpu, cfg.block);
+  cfg.block = resolve_block(gpu, cfg.block, cfg.kernel);
+  cfg.regs_per_thread = resolve_regs(gpu, cfg.regs_per_thread, cfg.kernel);
   check_config(cfg);
   const double m = cfg.shape.m, n = cfg.shape.n, k = cfg.shape.k, b = cfg.block;
-  const double warps = std::ceil(n / b) * std::ceil(m / b) * std::ceil(b * b / 32);
+  const double tile = b * detail::kernel_ops(cfg.kernel).cell_side;
+  const double warps = std::ceil(n / tile) * std::ceil(m / tile) * std::ceil(b * b / 32);
   const double per_warp = detail::kernel_ops(cfg.kernel).warp_instructions(cfg);
   Estimate e;
   e.warp_instructions = warps * per_warp;
@@ -320,7 +334,8 @@ Simulation::Simulation(const GpuPreset& gpu, const CpuPreset& cpu, const SimConf
   d.gpu = gpu;
   d.cpu = cpu;
   d.cfg = cfg_in;
-  d.cfg.block = resolve_block(gpu, d.cfg.block);
+  d.cfg.block = resolve_block(gpu, d.cfg.block, d.cfg.kernel);
+  d.cfg.regs_per_thread = resolve_regs(gpu, d.cfg.regs_per_thread, d.cfg.kernel);
   if (d.cfg.cpu_cores <= 0) d.cfg.cpu_cores = std::min(cpu.cores, 8);
   d.cfg.cpu_cores = std::min(d.cfg.cpu_cores, std::max(1, cpu.cores));
   check_config(d.cfg);
@@ -488,12 +503,13 @@ LaneInfo Simulation::lane_info(int sm, int slot, int lane) const {
   LaneInfo li;
   if (w.block < 0 || lane < 0 || lane >= 32 || w.wib * 32 + lane >= s.threads) return li;
   g.lane_coords(w, lane, li.block_x, li.block_y, li.thread_x, li.thread_y);
-  li.row = li.block_y * s.bdim + li.thread_y;
-  li.col = li.block_x * s.bdim + li.thread_x;
+  // With several cells per thread (regblock), the lane's first one: its accumulator 0.
+  li.row = li.block_y * s.tile + li.thread_y * s.cell_side;
+  li.col = li.block_x * s.tile + li.thread_x * s.cell_side;
   li.active = (w.mask >> lane) & 1u;
   li.k_total = s.k;
   li.k_done = li.active ? w.k_done : 0;
-  li.partial_sum = g.state().acc[idx * 32 + lane];
+  li.partial_sum = g.state().acc[idx * s.acc_per_warp + lane * s.cell_side * s.cell_side];
   return li;
 }
 

@@ -82,6 +82,9 @@ void one_cell_sectors(const GpuSetup& s, const Warp& w, SectorList& out);  // th
 // kInstructionsPerSecond, warp_instructions as in KernelOps, and the engine's steps are instantiated
 // for P in P's file by make_kernel_ops<P>() from gpu_engine.hpp, so all of it inlines):
 //
+//   static constexpr int kBlock, kCellSide, kRegsPerThread;  the block side it needs (0: any),
+//       the side of each thread's square of C cells (accumulators per lane: its square), the
+//       registers per thread that set its occupancy unless the config gives them
 //   static constexpr bool kBatchedFma;  FFMAs whose operands stay put until a barrier (shared
 //       tiles) are summed in batches: fmas_batched/fma_batch below, Instr::flush.
 //   static int smem_floats(const GpuSetup&);  shared memory per block (occupancy, L1 carveout)
@@ -106,6 +109,9 @@ struct KernelOps {
   const char* name;
   double instructions_per_second;  // simulated on one core under load, rounded down
   double (*warp_instructions)(const SimConfig& cfg);  // per warp, for estimate()
+  int block;          // the block side the kernel needs (0: any, the config's)
+  int cell_side;      // each thread computes cell_side x cell_side cells of C
+  int regs;           // registers per thread when the config gives none (what ptxas would report)
   int (*smem_floats)(const GpuSetup&);
   void (*prepare)(GpuSetup&);
   bool (*start)(const GpuSetup&, Warp&);
@@ -120,6 +126,10 @@ struct KernelOps {
 // unbatched FFMAs, one C cell per thread.
 struct ProgramBase {
   static constexpr bool kBatchedFma = false;
+  static constexpr int kBlock = 0;          // block side it needs (0: the config's)
+  static constexpr int kCellSide = 1;       // C cells per thread: kCellSide x kCellSide
+  static constexpr int kRegsPerThread = 32; // default registers per thread (occupancy)
+  static constexpr int kAccPerWarp(int side) { return 32 * side * side; }
   static int smem_floats(const GpuSetup&) { return 0; }
   static void prepare(GpuSetup&) {}
   static void shared_store(const GpuSetup&, const Warp&, const Instr&, float*) {}

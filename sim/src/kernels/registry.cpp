@@ -9,11 +9,13 @@ namespace ws::sim::detail {
 
 extern const KernelOps naive_kernel;  // naive.cpp
 extern const KernelOps tiled_kernel;  // tiled.cpp
+extern const KernelOps regblock_kernel;  // regblock.cpp
 
 namespace {
 constexpr const KernelOps* kRegistry[] = {
     &naive_kernel,
     &tiled_kernel,
+    &regblock_kernel,
 };
 }  // namespace
 

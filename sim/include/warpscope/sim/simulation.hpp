@@ -26,7 +26,7 @@
 
 namespace ws::sim {
 
-enum class Kernel : std::uint8_t { naive, tiled };
+enum class Kernel : std::uint8_t { naive, tiled, regblock };
 const char* to_string(Kernel k);
 std::optional<Kernel> parse_kernel(std::string_view name);
 std::vector<std::string> kernel_names();
@@ -55,8 +55,12 @@ const char* to_string(WaitReason r);
 struct SimConfig {
   Kernel kernel = Kernel::tiled;
   Shape shape;
-  int block = 0;               // block is block x block threads; 0: 32, or 16 where 1024 threads can't launch
-  int regs_per_thread = 32;    // what ptxas would report; sets occupancy with the shared memory
+  // block is block x block threads; 0: 32, or 16 where 1024 threads can't launch (regblock: 16
+  // always, its 64x64 tile of C is fixed; see sim/src/kernels/regblock.cpp)
+  int block = 0;
+  // What ptxas would report; sets occupancy with the shared memory. 0: the kernel's own figure
+  // (32 for naive and tiled, 64 for regblock); config() gives it resolved.
+  int regs_per_thread = 0;
   std::uint64_t seed = 42;
   int cpu_cores = 0;           // CPU cores to simulate; 0: min(preset cores, 8)
   bool cpu_simd = false;       // CPU cores compute a SIMD strip of cells at once

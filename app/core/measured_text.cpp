@@ -1,5 +1,6 @@
 #include "core/measured_text.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -17,6 +18,17 @@ std::string format_ratio(double ratio) {
   if (ratio >= 10) return fmt::format("{:.1f}", ratio);
   if (ratio >= 1) return fmt::format("{:.2f}", ratio);
   return fmt::format("{:.3g}", ratio);
+}
+
+std::string format_plain_sig3(double v) {
+  if (!(v > 0)) return "0";
+  const int decimals = std::max(0, 2 - static_cast<int>(std::floor(std::log10(v))));
+  std::string s = fmt::format("{:.{}f}", v, decimals);
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  return s;
 }
 
 std::string describe_cpu_side(const kernels::JobResult& cpu) {

@@ -13,6 +13,9 @@ namespace ws::app {
 std::string format_shape(const kernels::Shape& s);
 // Three significant figures, without a trailing ".0": 143, 18.5, 2.31, 0.0412.
 std::string format_ratio(double ratio);
+// Three significant figures, no exponent, no digit grouping, trailing zeros dropped: 66.9, 50,
+// 1250, 0.0412; "0" for zero, negative or not a number.
+std::string format_plain_sig3(double v);
 // "1 CPU thread" / "2 CPU threads".
 std::string describe_cpu_side(const kernels::JobResult& cpu);
 

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "core/measured_text.hpp"
+
 namespace ws::app::roofline {
 
 double flops(int m, int n, int k) { return 2.0 * m * n * k; }
@@ -77,31 +79,15 @@ std::string short_name(const std::string& preset_name) {
   return paren == std::string::npos ? preset_name : preset_name.substr(0, paren);
 }
 
-namespace {
-
-// Three significant figures, no exponent, trailing zeros dropped: 66.908 -> "66.9", 50 -> "50".
-std::string sig3(double v) {
-  const int digits = v > 0 ? static_cast<int>(std::floor(std::log10(v))) + 1 : 1;
-  const int decimals = std::max(0, 3 - digits);
-  std::string s = fmt::format("{:.{}f}", v, decimals);
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  return s;
-}
-
-}  // namespace
-
 std::string format_bandwidth(double gbs) {
-  if (gbs >= 1000) return sig3(gbs / 1000) + " TB/s";
-  return sig3(gbs) + " GB/s";
+  if (gbs >= 1000) return format_plain_sig3(gbs / 1000) + " TB/s";
+  return format_plain_sig3(gbs) + " GB/s";
 }
 
 std::string format_gflops(double gflops) {
-  if (gflops >= 1e6) return sig3(gflops / 1e6) + " PFLOP/s";
-  if (gflops >= 1e3) return sig3(gflops / 1e3) + " TFLOP/s";
-  return sig3(gflops) + " GFLOP/s";
+  if (gflops >= 1e6) return format_plain_sig3(gflops / 1e6) + " PFLOP/s";
+  if (gflops >= 1e3) return format_plain_sig3(gflops / 1e3) + " TFLOP/s";
+  return format_plain_sig3(gflops) + " GFLOP/s";
 }
 
 Roof gpu_roof(const sim::GpuPreset& gpu) {

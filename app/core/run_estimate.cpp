@@ -17,18 +17,6 @@ double round_sig3(double v) {
   return std::round(v / step) * step;
 }
 
-// A value already rounded to three significant figures, without trailing zeros or an exponent.
-std::string plain_sig3(double v) {
-  if (!(v > 0)) return "0";
-  const int decimals = std::max(0, 2 - static_cast<int>(std::floor(std::log10(v))));
-  std::string s = fmt::format("{:.{}f}", v, decimals);
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  return s;
-}
-
 }  // namespace
 
 void MeasuredSpeeds::add(const kernels::JobResult& r) {
@@ -84,9 +72,9 @@ std::string format_duration(double seconds) {
   // The unit is chosen after rounding, so 59.96 s (60 s to three figures) reads "1 min", not
   // "60 s"; and not "0.999 min" either, hence the floor of 1 in the larger unit.
   const double s = round_sig3(seconds);
-  if (s >= 3600) return plain_sig3(std::max(1.0, round_sig3(seconds / 3600))) + " h";
-  if (s >= 60) return plain_sig3(std::max(1.0, round_sig3(seconds / 60))) + " min";
-  return plain_sig3(s) + " s";
+  if (s >= 3600) return format_plain_sig3(std::max(1.0, round_sig3(seconds / 3600))) + " h";
+  if (s >= 60) return format_plain_sig3(std::max(1.0, round_sig3(seconds / 60))) + " min";
+  return format_plain_sig3(s) + " s";
 }
 
 std::string estimate_sentence(const BatchEstimate& batch) {
@@ -108,7 +96,7 @@ std::string estimate_basis(const BatchEstimate& batch) {
   for (const auto& j : batch.jobs) {
     if (!out.empty()) out += "; ";
     out += fmt::format("{} {}: {} GFLOP/s × {} run{}", j.kernel, format_duration(j.seconds),
-                       plain_sig3(round_sig3(j.gflops)), j.runs, j.runs == 1 ? "" : "s");
+                       format_plain_sig3(round_sig3(j.gflops)), j.runs, j.runs == 1 ? "" : "s");
     out += j.measured ? ", the speed measured here" : ", a rough built-in speed (not measured here yet)";
   }
   return out;

@@ -41,6 +41,7 @@ inline void GpuModel::wake(const Warp& w) {
 inline bool GpuModel::pipe_ok(const Scheduler& q, Op op, std::int64_t c) const {
   if (op == Op::ffma) return q.fp_free < static_cast<double>(c + 1);
   if (op == Op::alu) return (s_.alu_on_fp_pipe ? q.fp_free : q.alu_free) < static_cast<double>(c + 1);
+  if (op == Op::mma) return q.tc_free < static_cast<double>(c + 1);
   return true;
 }
 
@@ -80,8 +81,9 @@ inline std::int64_t GpuModel::shared_access(int sm, int waves, std::int64_t c) {
     // Only the scheduler's own short arrays are read here: whole Warp records are cold. The
     // table spares a division on every pick (nsched is not a constant).
     const int j = slot_j_[q.greedy];
+    static constexpr Op kPipeOp[4] = {Op::none, Op::ffma, Op::alu, Op::mma};
     const std::uint8_t p = st_.ready_pipe[base_idx + j];
-    if (st_.ready[base_idx + j] <= c && (p == 0 || pipe_ok(q, p == 1 ? Op::ffma : Op::alu, c))) {
+    if (st_.ready[base_idx + j] <= c && (p == 0 || pipe_ok(q, kPipeOp[p], c))) {
       candidates = 2;  // others unknown: check again next cycle
       return q.greedy;
     }
@@ -93,9 +95,10 @@ inline std::int64_t GpuModel::shared_access(int sm, int waves, std::int64_t c) {
   const std::int64_t* age = &st_.ready_age[base_idx];
   const std::uint8_t* pipe = &st_.ready_pipe[base_idx];
   const double alu_free = s_.alu_on_fp_pipe ? q.fp_free : q.alu_free;
-  const std::int64_t busy_at[3] = {
+  const std::int64_t busy_at[4] = {
       -1, q.fp_free < static_cast<double>(c + 1) ? -1 : static_cast<std::int64_t>(q.fp_free),
-      alu_free < static_cast<double>(c + 1) ? -1 : static_cast<std::int64_t>(alu_free)};
+      alu_free < static_cast<double>(c + 1) ? -1 : static_cast<std::int64_t>(alu_free),
+      q.tc_free < static_cast<double>(c + 1) ? -1 : static_cast<std::int64_t>(q.tc_free)};
   const ScanResult r = scan(ready, age, pipe, s_.per_sched, c, busy_at, next);
   next = r.soonest;
   candidates = r.count;
@@ -162,7 +165,7 @@ template <class P>
   if (in.nsrc > 2) need(in.src2, in.why2);
   w.op = in.op;
   w.wait_since = base;
-  st_.ready_pipe[w.hot] = in.op == Op::ffma ? 1 : (in.op == Op::alu ? 2 : 0);
+  st_.ready_pipe[w.hot] = in.op == Op::ffma ? 1 : in.op == Op::alu ? 2 : in.op == Op::mma ? 3 : 0;
   if ((w.pend & reads) != 0) {
     // Waits on a load still in its SM's log, which completes after the SM may run to: not
     // ready before then, and its ready_at is set when the load is settled (settle_upto).
@@ -224,10 +227,11 @@ template <class P>
   ++w.issued;
   w.last_issue = c;
   const Instr in = P::decode(s_, w);
+  ++scratch_[sm].by_op[static_cast<int>(in.op)];
   switch (in.op) {
     case Op::lds_a:
     case Op::lds_b:
-      write_dep(w, in.dst, shared_access(sm, s_.waves[w.wib][in.waves], c), false, sm, c);
+      write_dep(w, in.dst, shared_access(sm, s_.waves[w.wib][in.waves], c), in.dst_max, sm, c);
       break;
     case Op::ffma: {
       if (in.counts_k) ++w.k_done;
@@ -246,6 +250,19 @@ template <class P>
       } else {
         P::fma(s_, w, in, &st_.acc[widx * P::kAccPerWarp(P::kCellSide)]);
       }
+      break;
+    }
+    case Op::mma: {
+      // The tensor core takes a new MMA once the last one has gone through (pipe_ok); the
+      // program computes the tile's lanes from the shared-memory operands now, as they are.
+      if (in.counts_k) w.k_done = std::min(w.k_done + kMmaK, s_.k);
+      Scheduler& q = st_.sched[w.sched];
+      q.tc_free = std::max(q.tc_free, static_cast<double>(c)) + s_.mma_cost;
+      write_dep(w, in.dst, c + s_.mma_latency, in.dst_max, sm, c);
+      const std::size_t widx = static_cast<std::size_t>(sm) * s_.slots + slot;
+      P::mma(s_, w, in,
+             st_.smem.data() + (static_cast<std::size_t>(sm) * s_.blocks_per_sm + w.bslot) * s_.smem_floats,
+             &st_.acc[widx * P::kAccPerWarp(P::kCellSide)]);
       break;
     }
     case Op::ldg_a:
@@ -292,8 +309,7 @@ template <class P>
       store_c<P>(sm, slot, w, c);
       return;
     case Op::none:
-    case Op::mma:
-      std::abort();  // no program emits these (mma: reserved, see Op)
+      std::abort();  // no program emits it
   }
   P::advance(s_, w);
   set_next<P>(sm, w, c);
@@ -310,11 +326,16 @@ constexpr KernelOps make_kernel_ops() {
   o.block = P::kBlock;
   o.cell_side = P::kCellSide;
   o.regs = P::kRegsPerThread;
+  o.tensor = P::kTensor;
   o.smem_floats = &P::smem_floats;
   o.prepare = &P::prepare;
   o.start = &P::start;
   o.step_sm = [](GpuModel& m, int sm, std::int64_t from) { m.step_sm<P>(sm, from); };
   o.set_next = [](GpuModel& m, int sm, Warp& w, std::int64_t base) { m.set_next<P>(sm, w, base); };
+  o.warp_cells = [](const GpuSetup& s, const Warp& w, std::vector<std::pair<std::size_t, int>>& out) {
+    out.clear();
+    P::for_each_cell(s, w, [&](std::size_t cell, int acc) { out.emplace_back(cell, acc); });
+  };
   if constexpr (P::kBatchedFma) {
     o.fmas_batched = &P::fmas_batched;
     o.apply_ffmas = [](GpuModel& m, int sm, int slot, const Warp& w, int upto) { m.apply_ffmas<P>(sm, slot, w, upto); };

@@ -180,6 +180,17 @@ void one_cell_sectors(const GpuSetup& s, const Warp& w, SectorList& out) {
   }
 }
 
+std::string tensor_refusal(const GpuPreset& gpu) {
+  if (gpu.tensor.cores_per_sm > 0 && gpu.tensor.bf16.supported() && gpu.tensor.clock_mhz > 0) return "";
+  std::string with;
+  for (const GpuPreset& p : gpu_presets())
+    if (p.tensor.cores_per_sm > 0 && p.tensor.bf16.supported()) with += (with.empty() ? "" : ", ") + p.id;
+  const std::string lacks = gpu.tensor.cores_per_sm > 0 ? " has tensor cores without BF16 (FP16 only)"
+                                                        : " has no tensor cores";
+  return "the tensor model multiplies BF16 on tensor cores, and " + gpu.name + lacks + "; presets that have them: " +
+         with;
+}
+
 GpuSetup make_setup(const GpuPreset& g, const SimConfig& cfg, const float* a, const float* b) {
   GpuSetup s;
   s.gpu = &g;
@@ -222,6 +233,16 @@ GpuSetup make_setup(const GpuPreset& g, const SimConfig& cfg, const float* a, co
   s.l2_bytes_per_cycle = g.l2_kb > 0 ? g.l2_bandwidth_gbs * 1e3 / g.clock_mhz : 0;
   s.dram_bytes_per_cycle = g.dram_bytes_per_cycle();
   s.lat = g.latency;
+  if (program.tensor) {
+    if (const std::string why = tensor_refusal(g); !why.empty()) throw SimRefused(why);
+    // One m16n8k16 MMA is 2*16*8*16 FLOP on the scheduler's share of the SM's tensor cores, at
+    // the rate the datasheet quotes at its tensor clock: converted to SM cycles, so that the
+    // model's peak is the datasheet's however the two clocks differ.
+    const TensorCores& tc = g.tensor;
+    const double flops_per_cycle = static_cast<double>(tc.bf16.flops_per_clock_per_core) * tc.cores_per_sm / s.nsched;
+    s.mma_cost = 2.0 * 16 * 8 * kMmaK / flops_per_cycle * g.clock_mhz / tc.clock_mhz;
+    s.mma_latency = kMmaLatency;
+  }
 
   if (g.l1_kb > 0) {
     std::uint64_t l1 = static_cast<std::uint64_t>(g.l1_kb) * 1024;
@@ -504,6 +525,8 @@ void GpuModel::fold_counters() {
     st_.l1_hits += x.l1_hits;
     st_.l1_misses += x.l1_misses;
     st_.c_done += x.c_done;
+    for (int op = 0; op < kOpCount; ++op) st_.by_op[op] += x.by_op[op];
+    x.by_op.fill(0);
     x.instructions = x.l1_hits = x.l1_misses = 0;
     x.c_done = 0;
   }
@@ -786,6 +809,7 @@ WarpState GpuModel::warp_state(int sm, int slot) const {
     case WaitReason::global_memory:
     case WaitReason::shared_memory: return WarpState::waiting_memory;
     case WaitReason::barrier: return WarpState::waiting_barrier;
+    case WaitReason::tensor_core: return WarpState::on_tensor_core;
     default: return WarpState::waiting_dependency;
   }
 }
@@ -822,7 +846,10 @@ void GpuModel::hash_into(Hasher& h) const {
   for (const BlockSlot& b : st_.blocks) { h.add(b.block); h.add(b.warps_left); h.add(b.arrived); }
   for (auto r : st_.ready) h.add(r);
   for (auto p : st_.ready_pipe) h.add(p);
-  for (const Scheduler& q : st_.sched) { h.add(q.next_check); h.add(q.greedy); h.add(q.fp_free); h.add(q.alu_free); }
+  for (const Scheduler& q : st_.sched) {
+    h.add(q.next_check); h.add(q.greedy); h.add(q.fp_free); h.add(q.alu_free);
+    if (s_.mma_cost > 0) h.add(q.tc_free);  // so the digests of launches without MMAs stay as they were
+  }
   for (const SmState& x : st_.sms) { h.add(x.lsu_free); h.add(x.smem_free); h.add(x.resident_warps); h.add(x.warp_cycles); }
   for (const auto& l1 : st_.l1) l1.hash_into(h);
   st_.l2.hash_into(h);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "cache_model.hpp"
@@ -20,6 +21,11 @@ namespace ws::sim::detail {
 
 inline constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max() / 4;
 inline constexpr int kUnroll = 4;  // the compiler's unroll of the k loop (loads hoisted ahead)
+inline constexpr int kMmaK = 16;   // the k depth of one MMA (m16n8k16)
+// Cycles from an MMA's issue to its result, on every generation: the model's assumption (no
+// datasheet gives it; microbenchmark studies of mma.sync on Ampere and Hopper report a few tens
+// of cycles). It matters only where too few warps share a tensor core to hide it.
+inline constexpr int kMmaLatency = 32;
 
 // The warp-instruction vocabulary. The values are part of the state hash (Warp::op): append only.
 //   ldg_a, ldg_b  global load (of A, of B): sectors through L1, L2, DRAM into a scoreboard slot
@@ -30,9 +36,11 @@ inline constexpr int kUnroll = 4;  // the compiler's unroll of the k loop (loads
 //   alu           integer instruction (loop overhead) on the INT32 pipe (the FP32 pipe before Volta)
 //   stg           global store of the accumulators to C; the warp's last instruction
 //   none          no instruction (a warp done or at a barrier)
-//   mma           tensor-core matrix multiply-accumulate: reserved for the tensor kernel, whose
-//                 pipe (and the state it needs) comes with it; the engine refuses it until then
+//   mma           tensor-core matrix multiply-accumulate (one m16n8k16 tile of a warp's C) on
+//                 its scheduler's tensor core: the core is busy GpuSetup::mma_cost cycles, the
+//                 result is in the destination slot mma_latency cycles after issue
 enum class Op : std::uint8_t { ldg_a, ldg_b, sts_a, sts_b, bar, lds_a, lds_b, ffma, alu, stg, none, mma };
+inline constexpr int kOpCount = 12;
 
 // A warp's scoreboard: the cycle each register group it reads is ready. Slots 0..kLoadSlots-1
 // may be written by a global load (and so can be pending in an SM's request log); kAccSlot is
@@ -68,6 +76,10 @@ struct GpuSetup {
   double alu_cost = 1;
   bool alu_on_fp_pipe = true;
   double lsu_cost = 1, smem_cost = 1;
+  // Programs on the tensor cores (KernelOps::tensor): cycles an MMA holds its scheduler's tensor
+  // core, at the SM clock, and cycles from its issue to its result. 0: no tensor core in use.
+  double mma_cost = 0;
+  int mma_latency = 0;
   double l2_bytes_per_cycle = 0;  // 0: no L2
   double dram_bytes_per_cycle = 0;
   std::uint64_t l1_bytes = 0;
@@ -123,6 +135,7 @@ struct Scheduler {
   std::int64_t next_check = kNever;
   std::int32_t greedy = -1;
   double fp_free = 0, alu_free = 0;
+  double tc_free = 0;  // the sub-partition's tensor core (in the state hash only when one is in use)
 };
 
 struct SmState {
@@ -145,12 +158,15 @@ struct GpuState {
   std::uint64_t dram_bytes = 0, l1_hits = 0, l1_misses = 0, l2_hits = 0, l2_misses = 0;
   std::uint64_t instructions = 0;
   std::int64_t c_done = 0;
+  // Warp instructions issued by kind (Op): a tally of what the rest of the state did, so not in
+  // the state hash.
+  std::array<std::uint64_t, kOpCount> by_op{};
   std::vector<Warp> warps;
   // Each warp's ready_at (kNever when empty, done or at a barrier), laid out scheduler by
   // scheduler so picking a warp scans one short contiguous array instead of whole Warp records.
   std::vector<std::int64_t> ready;
   std::vector<std::int64_t> ready_age;   // the same warps' ages (oldest first wins)
-  std::vector<std::uint8_t> ready_pipe;  // 0: no pipe, 1: FP32, 2: INT32 for the next instruction
+  std::vector<std::uint8_t> ready_pipe;  // 0: no pipe, 1: FP32, 2: INT32, 3: tensor, for the next instruction
   std::vector<float> acc;
   std::vector<BlockSlot> blocks;
   std::vector<float> smem;
@@ -260,6 +276,7 @@ class GpuModel {
   struct alignas(64) SmScratch {
     std::int64_t limit = 0;          // the last cycle the SM may process in this step
     std::uint64_t instructions = 0;  // counts to add to the state's when the step is over
+    std::array<std::uint64_t, kOpCount> by_op{};
     std::uint64_t l1_hits = 0, l1_misses = 0;
     std::int64_t c_done = 0;
     std::vector<std::int32_t> hidden;  // warps whose next issue waits on a logged load
@@ -280,6 +297,10 @@ class GpuModel {
   std::vector<std::uint16_t> fma_from_;  // per warp: its batch's FFMAs already in its sums
   std::vector<std::int32_t> slot_j_;  // a slot's index in its scheduler's arrays: slot / nsched
 };
+
+// Why a program on the tensor cores cannot run on this GPU, naming the presets where it can;
+// "" when it can. The tensor model multiplies BF16, which tensor cores have since Ampere.
+std::string tensor_refusal(const GpuPreset& gpu);
 
 // Builds the launch (occupancy, block size, costs); throws SimRefused when 0 blocks fit.
 GpuSetup make_setup(const GpuPreset& gpu, const SimConfig& cfg, const float* a, const float* b);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -30,6 +31,26 @@ Inputs make_inputs(int m, int n, int k, std::uint64_t seed) {
   in.b.resize(static_cast<std::size_t>(k) * n);
   fill_uniform(in.a, seed);
   fill_uniform(in.b, seed + 1);
+  return in;
+}
+
+float round_to_bf16(float x) {
+  std::uint32_t u;
+  std::memcpy(&u, &x, 4);
+  if ((u & 0x7F800000u) == 0x7F800000u) {
+    u |= (u & 0x007FFFFFu) != 0 ? 0x00400000u : 0;  // NaN stays NaN (quiet), infinities stay
+  } else {
+    u += 0x7FFFu + ((u >> 16) & 1u);  // to nearest, ties to even; may carry into the exponent
+  }
+  u &= 0xFFFF0000u;
+  float r;
+  std::memcpy(&r, &u, 4);
+  return r;
+}
+
+Inputs rounded_to_bf16(Inputs in) {
+  for (float& x : in.a) x = round_to_bf16(x);
+  for (float& x : in.b) x = round_to_bf16(x);
   return in;
 }
 

@@ -32,6 +32,12 @@ std::vector<std::string> kernel_names() {
   return names;
 }
 
+bool uses_tensor_cores(Kernel k) { return detail::kernel_ops(k).tensor; }
+
+double kernel_peak_gflops(const GpuPreset& gpu, Kernel k) {
+  return uses_tensor_cores(k) ? gpu.tensor_peak_gflops(gpu.tensor.bf16) : gpu.peak_gflops();
+}
+
 const char* to_string(WarpState s) {
   switch (s) {
     case WarpState::not_resident: return "not resident";
@@ -41,6 +47,7 @@ const char* to_string(WarpState s) {
     case WarpState::waiting_memory: return "waiting on memory";
     case WarpState::waiting_barrier: return "waiting at barrier";
     case WarpState::done: return "done";
+    case WarpState::on_tensor_core: return "on the tensor core";
   }
   return "?";
 }
@@ -54,6 +61,7 @@ const char* to_string(WaitReason r) {
     case WaitReason::global_memory: return "global memory";
     case WaitReason::shared_memory: return "shared memory";
     case WaitReason::barrier: return "__syncthreads";
+    case WaitReason::tensor_core: return "the tensor core";
   }
   return "?";
 }
@@ -63,6 +71,7 @@ std::string WarpInfo::describe() const {
   switch (state) {
     case WarpState::waiting_memory:
     case WarpState::waiting_dependency:
+    case WarpState::on_tensor_core:
       std::snprintf(buf, sizeof buf, "waiting on %s: %lld of %lld cycles", to_string(reason),
                     static_cast<long long>(waited), static_cast<long long>(expected));
       return buf;
@@ -115,6 +124,14 @@ Estimate estimate(const GpuPreset& gpu, const SimConfig& in) {
   cfg.block = resolve_block(gpu, cfg.block, cfg.kernel);
   cfg.regs_per_thread = resolve_regs(gpu, cfg.regs_per_thread, cfg.kernel);
   check_config(cfg);
+  if (detail::kernel_ops(cfg.kernel).tensor) {
+    if (std::string why = detail::tensor_refusal(gpu); !why.empty()) {
+      Estimate e;
+      e.ok = false;
+      e.reason = std::move(why);
+      return e;
+    }
+  }
   const double m = cfg.shape.m, n = cfg.shape.n, k = cfg.shape.k, b = cfg.block;
   const double tile = b * detail::kernel_ops(cfg.kernel).cell_side;
   const double warps = std::ceil(n / tile) * std::ceil(m / tile) * std::ceil(b * b / 32);
@@ -311,6 +328,13 @@ struct Simulation::Impl {
     s.issue_slot_use = static_cast<double>(st.instructions) /
                        (static_cast<double>(finish) * gpu.sm_count * setup.nsched * setup.issue_width);
     s.warp_instructions = st.instructions;
+    using detail::Op;
+    const auto n = [&](Op op) { return st.by_op[static_cast<int>(op)]; };
+    s.global_loads = n(Op::ldg_a) + n(Op::ldg_b);
+    s.shared_stores = n(Op::sts_a) + n(Op::sts_b);
+    s.shared_loads = n(Op::lds_a) + n(Op::lds_b);
+    s.fmas = n(Op::ffma);
+    s.mmas = n(Op::mma);
     s.dram_bytes = st.dram_bytes;
     s.l1_hit_rate = st.l1_hits + st.l1_misses > 0 ? double(st.l1_hits) / double(st.l1_hits + st.l1_misses) : 0;
     s.l2_hit_rate = st.l2_hits + st.l2_misses > 0 ? double(st.l2_hits) / double(st.l2_hits + st.l2_misses) : 0;
@@ -503,13 +527,26 @@ LaneInfo Simulation::lane_info(int sm, int slot, int lane) const {
   LaneInfo li;
   if (w.block < 0 || lane < 0 || lane >= 32 || w.wib * 32 + lane >= s.threads) return li;
   g.lane_coords(w, lane, li.block_x, li.block_y, li.thread_x, li.thread_y);
-  // With several cells per thread (regblock), the lane's first one: its accumulator 0.
-  li.row = li.block_y * s.tile + li.thread_y * s.cell_side;
-  li.col = li.block_x * s.tile + li.thread_x * s.cell_side;
   li.active = (w.mask >> lane) & 1u;
   li.k_total = s.k;
   li.k_done = li.active ? w.k_done : 0;
-  li.partial_sum = g.state().acc[idx * s.acc_per_warp + lane * s.cell_side * s.cell_side];
+  // The kernel program says which cells the lane's accumulators become (regblock: a TM x TN
+  // square; tensor: its places in the MMA tiles).
+  const int per_lane = s.cell_side * s.cell_side;
+  const float* acc = &g.state().acc[idx * s.acc_per_warp];
+  std::vector<std::pair<std::size_t, int>> cells;
+  detail::kernel_ops(s.kernel).warp_cells(s, w, cells);
+  std::sort(cells.begin(), cells.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+  for (const auto& [cell, a] : cells)
+    if (a / per_lane == lane)
+      li.accumulators.push_back({static_cast<int>(cell / s.n), static_cast<int>(cell % s.n), acc[a]});
+  if (!li.accumulators.empty()) {
+    li.row = li.accumulators.front().row;
+    li.col = li.accumulators.front().col;
+    li.partial_sum = li.accumulators.front().value;
+  } else {
+    li.partial_sum = acc[lane * per_lane];
+  }
   return li;
 }
 

@@ -118,6 +118,22 @@ TEST(SimCli, Simulate) {
   EXPECT_EQ(run("simulate --preset h100 --kernel naive").code, 2);
 }
 
+TEST(SimCli, TensorRunsOnBf16TensorCoresOnly) {
+  auto r = run("simulate --preset h100 --kernel tensor --size 96 --json");
+  EXPECT_EQ(r.code, 0) << r.out;
+  for (const char* key : {"\"kernel\": \"tensor\"", "\"verified\": true", "\"peak\": \"bf16_tensor\"", "\"mmas\"",
+                          "\"fmas\": 0"})
+    EXPECT_TRUE(has(r.out, key)) << key << "\n" << r.out;
+  r = run("simulate --preset h100 --kernel tensor --size 96");
+  EXPECT_TRUE(has(r.out, "dense BF16 tensor-core peak")) << r.out;
+  EXPECT_TRUE(has(r.out, "BF16-rounded inputs")) << r.out;
+  for (const char* without : {"gtx580", "v100"}) {
+    r = run(std::string("simulate --preset ") + without + " --kernel tensor --size 64");
+    EXPECT_EQ(r.code, 2) << r.out;
+    for (const char* with : {"h100", "a100-80gb", "b200"}) EXPECT_TRUE(has(r.out, with)) << with << "\n" << r.out;
+  }
+}
+
 TEST(SimCli, SeeksReportWhatTheTimelineCosts) {
   const auto r = run("simulate --preset h100 --kernel tiled --size 96 --block 16 --seeks 10");
   ASSERT_EQ(r.code, 0) << r.out;

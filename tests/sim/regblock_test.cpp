@@ -88,6 +88,12 @@ TEST(Regblock, IssuesFarFewerSharedLoadsPerFfmaThanTiled) {
   const std::uint64_t t_lds = t_warps * t_tiles * (32 / 4) * 5, t_ffma = t_warps * t_tiles * 32;
   EXPECT_EQ(r.summary().warp_instructions, r_warps * (r_tiles * (2 + 5 + 2 + 2 + 16 * 2 + 16 * 16) + 1));
   EXPECT_EQ(t.summary().warp_instructions, t_warps * (t_tiles * (4 + 2 + 2 + 8 * 5 + 32) + 1));
+  // The engine's own tally by instruction kind agrees.
+  EXPECT_EQ(r.summary().shared_loads, r_lds);
+  EXPECT_EQ(r.summary().fmas, r_ffma);
+  EXPECT_EQ(t.summary().shared_loads, t_lds);
+  EXPECT_EQ(t.summary().fmas, t_ffma);
+  EXPECT_EQ(r.summary().mmas, 0u);
   // The same FFMAs in all (one per multiply-add of C, 32 lanes each) ...
   EXPECT_EQ(r_ffma, t_ffma);
   // ... with an eighth of an LDS per FFMA against 1.25: ten times fewer.

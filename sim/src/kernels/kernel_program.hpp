@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "../gpu_model.hpp"
@@ -23,8 +24,8 @@ struct Instr {
   std::uint8_t src0 = 0, src1 = 0, src2 = 0;
   WaitReason why0 = WaitReason::none, why1 = WaitReason::none, why2 = WaitReason::none;
   std::uint8_t dst = 0;        // ldg (< kLoadSlots), lds: the scoreboard slot written
-  bool dst_max = false;        // ldg: the slot becomes max(itself, done): several loads feed it
-  bool counts_k = false;       // ffma: one more k step of the warp's cells (Warp::k_done)
+  bool dst_max = false;        // ldg, lds, mma: the slot becomes max(itself, done): several feed it
+  bool counts_k = false;       // ffma: one more k step of the warp's cells (Warp::k_done); mma: kMmaK more
   std::uint8_t waves = 0;      // sts, lds: which entry of GpuSetup::waves[warp in block]
   std::uint16_t flush = 0;     // ffma of a batching program: sum the batch up to here (0: not yet)
 };
@@ -97,6 +98,9 @@ void one_cell_sectors(const GpuSetup& s, const Warp& w, SectorList& out);  // th
 //   static void global_sectors(const GpuSetup&, const Warp&, const Instr&, SectorList&);  ldg, stg
 //   static void shared_store(const GpuSetup&, const Warp&, const Instr&, float* smem);    sts data
 //   static void fma(const GpuSetup&, const Warp&, const Instr&, float* acc);   unbatched FFMA lanes
+//   static constexpr bool kTensor;  issues MMAs (Op::mma), which need tensor cores
+//   static void mma(const GpuSetup&, const Warp&, const Instr&, const float* smem, float* acc);
+//       an MMA's lanes: the warp's C tile += its A and B fragments (read from shared memory)
 //   static int fmas_batched(const Warp&);   issued FFMAs of the batch at the counter
 //   static void fma_batch(const GpuSetup&, const Warp&, const float* smem, int from, int upto,
 //                         float* acc);      the batch's FFMAs [from, upto) on the lanes
@@ -112,12 +116,16 @@ struct KernelOps {
   int block;          // the block side the kernel needs (0: any, the config's)
   int cell_side;      // each thread computes cell_side x cell_side cells of C
   int regs;           // registers per thread when the config gives none (what ptxas would report)
+  bool tensor;        // issues MMAs: needs tensor cores with BF16 (tensor_refusal)
   int (*smem_floats)(const GpuSetup&);
   void (*prepare)(GpuSetup&);
   bool (*start)(const GpuSetup&, Warp&);
   // Engine entry points instantiated for the program.
   void (*step_sm)(GpuModel&, int sm, std::int64_t from);
   void (*set_next)(GpuModel&, int sm, Warp& w, std::int64_t base);
+  // The warp's C cells and, for each, the index of its accumulator in the warp's (lane l holds
+  // accumulators l*cell_side^2 ..): what the inspector shows of a lane.
+  void (*warp_cells)(const GpuSetup&, const Warp&, std::vector<std::pair<std::size_t, int>>& out);
   int (*fmas_batched)(const Warp&);  // null: no batching
   void (*apply_ffmas)(GpuModel&, int sm, int slot, const Warp& w, int upto);
 };
@@ -129,11 +137,13 @@ struct ProgramBase {
   static constexpr int kBlock = 0;          // block side it needs (0: the config's)
   static constexpr int kCellSide = 1;       // C cells per thread: kCellSide x kCellSide
   static constexpr int kRegsPerThread = 32; // default registers per thread (occupancy)
+  static constexpr bool kTensor = false;    // issues MMAs on the tensor cores
   static constexpr int kAccPerWarp(int side) { return 32 * side * side; }
   static int smem_floats(const GpuSetup&) { return 0; }
   static void prepare(GpuSetup&) {}
   static void shared_store(const GpuSetup&, const Warp&, const Instr&, float*) {}
   static void fma(const GpuSetup&, const Warp&, const Instr&, float*) {}
+  static void mma(const GpuSetup&, const Warp&, const Instr&, const float*, float*) {}
   static int fmas_batched(const Warp&) { return 0; }
   static void fma_batch(const GpuSetup&, const Warp&, const float*, int, int, float*) {}
   template <class F>

@@ -10,12 +10,14 @@ namespace ws::sim::detail {
 extern const KernelOps naive_kernel;  // naive.cpp
 extern const KernelOps tiled_kernel;  // tiled.cpp
 extern const KernelOps regblock_kernel;  // regblock.cpp
+extern const KernelOps tensor_kernel;    // tensor.cpp
 
 namespace {
 constexpr const KernelOps* kRegistry[] = {
     &naive_kernel,
     &tiled_kernel,
     &regblock_kernel,
+    &tensor_kernel,
 };
 }  // namespace
 

@@ -18,6 +18,13 @@ struct Inputs {
 };
 Inputs make_inputs(int m, int n, int k, std::uint64_t seed);
 
+// x rounded to the nearest BF16 (8-bit significand, ties to even), as a float: what a kernel
+// that stores its inputs in BF16 multiplies (the tensor model).
+float round_to_bf16(float x);
+// The same inputs with A and B rounded to BF16: the tensor model is checked against their fp64
+// product, since the rounding is the format's, not the kernel's error.
+Inputs rounded_to_bf16(Inputs in);
+
 // C = A*B in fp64 (row-major m x n), and per cell sum_k |a_ik * b_kj| for error bounds.
 struct Reference {
   std::vector<double> c;

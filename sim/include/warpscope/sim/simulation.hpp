@@ -26,10 +26,17 @@
 
 namespace ws::sim {
 
-enum class Kernel : std::uint8_t { naive, tiled, regblock };
+enum class Kernel : std::uint8_t { naive, tiled, regblock, tensor };
 const char* to_string(Kernel k);
 std::optional<Kernel> parse_kernel(std::string_view name);
 std::vector<std::string> kernel_names();
+// The kernel runs on the tensor cores: BF16 inputs (its C is checked against the fp64 product of
+// the BF16-rounded inputs), its ceiling the preset's dense BF16 peak, and presets without BF16
+// tensor cores refuse it.
+bool uses_tensor_cores(Kernel k);
+// The arithmetic ceiling of the kernel on the preset: the FP32 peak, or the dense BF16 tensor
+// peak for a tensor-core kernel (0 where the preset has none).
+double kernel_peak_gflops(const GpuPreset& gpu, Kernel k);
 
 struct Shape {
   int m = 256, n = 256, k = 256;
@@ -44,12 +51,14 @@ enum class WarpState : std::uint8_t {
   waiting_memory = 4,      // waiting for a global or shared memory load
   waiting_barrier = 5,     // arrived at __syncthreads, waiting for the rest of its block
   done = 6,                // finished (its slot stays done once no blocks are left to place)
+  // 7 is kLaneMasked (below)
+  on_tensor_core = 8,      // its matrix multiply-accumulate is on the tensor core: waiting for its result
 };
 // Lane byte for a thread with no C cell (out of the matrix at the edges, or past the block).
 inline constexpr std::uint8_t kLaneMasked = 7;
 const char* to_string(WarpState s);
 
-enum class WaitReason : std::uint8_t { none, launch, dependency, pipe_busy, global_memory, shared_memory, barrier };
+enum class WaitReason : std::uint8_t { none, launch, dependency, pipe_busy, global_memory, shared_memory, barrier, tensor_core };
 const char* to_string(WaitReason r);
 
 struct SimConfig {
@@ -92,13 +101,22 @@ struct SimRefused : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// One of a lane's running sums: the C cell it becomes.
+struct Accumulator {
+  int row = -1, col = -1;
+  float value = 0;
+};
+
 struct LaneInfo {
   bool active = false;          // has a C cell (false at the matrix edges)
   int block_x = 0, block_y = 0;
   int thread_x = 0, thread_y = 0;
-  int row = -1, col = -1;       // the C[row][col] this lane computes
-  int k_done = 0, k_total = 0;  // products accumulated so far
-  float partial_sum = 0;
+  int row = -1, col = -1;       // the C[row][col] of its first accumulator
+  int k_done = 0, k_total = 0;  // products accumulated so far, per cell
+  float partial_sum = 0;        // its first accumulator
+  // Every cell the lane computes (one for naive and tiled; regblock's TM x TN, the tensor
+  // model's four per MMA tile), in accumulator order.
+  std::vector<Accumulator> accumulators;
 };
 
 struct WarpInfo {
@@ -128,6 +146,9 @@ struct Summary {
   double achieved_occupancy = 0; // mean resident warps per busy SM / hardware max warps per SM
   double issue_slot_use = 0;     // instructions issued / (cycles x SMs x schedulers)
   std::uint64_t warp_instructions = 0;
+  // Of them, by kind: what makes one kernel faster than another (regblock loads each shared
+  // operand once for TM or TN FMAs; the tensor model does 4096 FLOP per MMA).
+  std::uint64_t global_loads = 0, shared_stores = 0, shared_loads = 0, fmas = 0, mmas = 0;
   std::uint64_t dram_bytes = 0;
   double l1_hit_rate = 0, l2_hit_rate = 0;
   int blocks = 0;

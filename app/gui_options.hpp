@@ -24,6 +24,7 @@ struct GuiOptions {
 
   // Initial simulated launch.
   std::optional<std::string> gpu_preset, cpu_preset;
+  std::optional<std::string> sim_kernel;  // the simulated kernel, instead of the real run's model
   std::optional<int> block;
   std::optional<long long> cycle;   // jump here once the simulation is ready (clamped to its end)
   std::optional<std::string> zoom;  // "chip", "sm:N", "warp:N:W", "lane:N:W:L"

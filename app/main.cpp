@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
   app.add_option("--gpu-kernel", gui.gpu_kernel, "Initial GPU kernel");
 
   app.add_option("--preset", gui.gpu_preset, "GPU preset to simulate (see `warpscope presets`)");
+  app.add_option("--kernel", gui.sim_kernel,
+                 "Simulated kernel: naive, tiled, regblock or tensor (default: the model of the real GPU kernel)");
   app.add_option("--cpu-preset", gui.cpu_preset, "CPU preset to simulate beside it");
   app.add_option("--block", gui.block, "Block side of the simulated launch: 8, 16 or 32")->check(CLI::IsMember({8, 16, 32}));
   app.add_option("--cycle", gui.cycle, "Simulated cycle to show (clamped to the end of the run)")->check(CLI::NonNegativeNumber);

@@ -16,6 +16,7 @@ constexpr LegendEntry kLegend[] = {
     {static_cast<std::uint8_t>(S::waiting_dependency), "legend.waiting_dependency"},
     {static_cast<std::uint8_t>(S::waiting_memory), "legend.waiting_memory"},
     {static_cast<std::uint8_t>(S::waiting_barrier), "legend.waiting_barrier"},
+    {static_cast<std::uint8_t>(S::on_tensor_core), "legend.on_tensor_core"},
     {static_cast<std::uint8_t>(S::not_resident), "legend.not_resident"},
     {static_cast<std::uint8_t>(S::done), "legend.done"},
     {sim::kLaneMasked, "legend.masked"},
@@ -34,6 +35,7 @@ std::array<Rgba, kPaletteSize> lane_palette() {
   p[static_cast<int>(S::waiting_memory)] = {0.95f, 0.40f, 0.20f, 1};
   p[static_cast<int>(S::waiting_barrier)] = {0.65f, 0.45f, 0.95f, 1};
   p[static_cast<int>(S::done)] = {0.25f, 0.42f, 0.70f, 1};
+  p[static_cast<int>(S::on_tensor_core)] = {0.35f, 0.85f, 1.00f, 1};  // light cyan: unlike any other state
   p[sim::kLaneMasked] = {0.05f, 0.05f, 0.06f, 1};
   return p;
 }

@@ -22,7 +22,11 @@ lesson::Vocabulary registry_vocabulary() {
   add_unique(v.cpu_presets, "this-machine");
   for (const auto& g : sim::gpu_presets())
     if (!g.has_tensor_cores()) v.gpus_without_tensor_cores.push_back(g.id);
+  for (const auto& g : sim::gpu_presets())
+    if (g.tensor_peak_gflops(g.tensor.bf16) <= 0) v.gpus_without_bf16_tensor_cores.push_back(g.id);
   v.sim_kernels = sim::kernel_names();
+  for (const auto& name : v.sim_kernels)
+    if (sim::uses_tensor_cores(*sim::parse_kernel(name))) v.tensor_kernels.push_back(name);
   for (const auto& k : kernels::all_kernels()) add_unique(v.real_kernels, k.name);
   return v;
 }

@@ -1,5 +1,11 @@
 #include "gui/inspector.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
 #include <imgui.h>
 
 #include "gui/presentation.hpp"
@@ -7,33 +13,85 @@
 
 namespace ws::app {
 
-void draw_inspector(const SimSession& session, const LaneSelection& lane, int cpu_core) {
+namespace {
+
+struct Line {
+  enum Style { heading, plain, disabled } style = plain;
+  std::string text;
+};
+
+// The inspector's text for a selection, wrapped at `width`: built once for drawing and for
+// sizing the panel, so the two always agree.
+std::vector<Line> inspector_text(const SimSession& session, const LaneSelection& lane, int cpu_core, float width) {
+  std::vector<Line> out;
   const sim::Simulation* s = session.simulation();
-  if (!s) return;
+  if (!s) return out;
   if (lane.valid() && lane.sm < s->sm_count() && lane.slot < s->warp_slots_per_sm()) {
     const auto li = s->lane_info(lane.sm, lane.slot, lane.lane);
     const auto wi = s->warp_info(lane.sm, lane.slot);
-    ImGui::TextColored(colour_simulated(), "SM %d, warp %d, lane %d", lane.sm, lane.slot, lane.lane);
+    out.push_back({Line::heading, fmt::format("SM {}, warp {}, lane {}", lane.sm, lane.slot, lane.lane)});
     if (wi.block_x >= 0)
-      ImGui::Text("block (%d,%d), warp %d of the block, thread (%d,%d)", wi.block_x, wi.block_y, wi.warp_in_block,
-                  li.thread_x, li.thread_y);
-    if (li.active) {
-      ImGui::Text("computes C[%d][%d]: k %d of %d, partial sum %.6g", li.row, li.col, li.k_done, li.k_total,
-                  li.partial_sum);
+      out.push_back({Line::plain, fmt::format("block ({},{}), warp {} of the block, thread ({},{})", wi.block_x,
+                                              wi.block_y, wi.warp_in_block, li.thread_x, li.thread_y)});
+    if (li.active && li.accumulators.size() > 1) {
+      // Register blocking's point: one thread, many cells, each operand loaded once and used for
+      // a whole row or column of them. As many to a line as fit, in the lane's register order.
+      out.push_back({Line::plain, fmt::format("computes {} cells of C in registers: k {} of {} each",
+                                              li.accumulators.size(), li.k_done, li.k_total)});
+      const std::size_t per_line = accumulators_per_line(width);
+      for (std::size_t i = 0; i < li.accumulators.size(); i += per_line) {
+        std::string line;
+        for (std::size_t j = i; j < std::min(li.accumulators.size(), i + per_line); ++j) {
+          const auto& a = li.accumulators[j];
+          line += fmt::format("{}C[{}][{}] {:.4g}", j == i ? "" : "   ", a.row, a.col, a.value);
+        }
+        out.push_back({Line::plain, line});
+      }
+    } else if (li.active) {
+      out.push_back({Line::plain, fmt::format("computes C[{}][{}]: k {} of {}, partial sum {:.6g}", li.row, li.col,
+                                              li.k_done, li.k_total, li.partial_sum)});
     } else {
-      ImGui::TextDisabled(wi.block_x >= 0 ? "no cell of C (past the matrix edge)" : "no block resident");
+      out.push_back({Line::disabled, wi.block_x >= 0 ? "no cell of C (past the matrix edge)" : "no block resident"});
     }
-    ImGui::TextWrapped("warp: %s", wi.describe().c_str());
+    out.push_back({Line::plain, "warp: " + wi.describe()});
   } else if (cpu_core >= 0 && cpu_core < s->cpu_core_count()) {
     const auto c = s->cpu_core(cpu_core);
-    ImGui::TextColored(colour_simulated(), "Core %d of %s", cpu_core, s->cpu().name.c_str());
-    if (c.row >= 0) ImGui::Text("computes C[%d][%d]: k %d of %d", c.row, c.col, c.k_done, c.k_total);
-    ImGui::Text("%lld of %lld cells done (%.3f %%)", c.cells_done, c.cells_assigned, 100 * c.progress);
-    ImGui::Text("loads: L1 %llu, L2 %llu, L3 %llu, DRAM %llu", static_cast<unsigned long long>(c.l1_hits),
-                static_cast<unsigned long long>(c.l2_hits), static_cast<unsigned long long>(c.l3_hits),
-                static_cast<unsigned long long>(c.dram_accesses));
+    out.push_back({Line::heading, fmt::format("Core {} of {}", cpu_core, s->cpu().name)});
+    if (c.row >= 0) out.push_back({Line::plain, fmt::format("computes C[{}][{}]: k {} of {}", c.row, c.col, c.k_done, c.k_total)});
+    out.push_back({Line::plain, fmt::format("{} of {} cells done ({:.3f} %)", c.cells_done, c.cells_assigned, 100 * c.progress)});
+    out.push_back({Line::plain, fmt::format("loads: L1 {}, L2 {}, L3 {}, DRAM {}", c.l1_hits, c.l2_hits, c.l3_hits,
+                                            c.dram_accesses)});
   } else {
-    ImGui::TextDisabled("%s", T("label.inspect_hint"));
+    out.push_back({Line::disabled, T("label.inspect_hint")});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::size_t accumulators_per_line(float width) {
+  // As many as fit whole: a cell of a 2048-wide C with a value, and the gap before it.
+  const float one = ImGui::CalcTextSize("   C[2047][2047] -0.0000").x;
+  return std::clamp<std::size_t>(static_cast<std::size_t>(width / one), 1, 4);
+}
+
+int inspector_lines(const SimSession& session, const LaneSelection& lane, int cpu_core, float width) {
+  const float line_h = ImGui::GetTextLineHeight();
+  int lines = 1;  // the panel's padding
+  for (const Line& l : inspector_text(session, lane, cpu_core, width))
+    lines += std::max(1, static_cast<int>(std::lround(ImGui::CalcTextSize(l.text.c_str(), nullptr, false, width).y / line_h)));
+  return std::max(lines, 5);
+}
+
+void draw_inspector(const SimSession& session, const LaneSelection& lane, int cpu_core) {
+  const float width = ImGui::GetContentRegionAvail().x;
+  for (const Line& l : inspector_text(session, lane, cpu_core, width)) {
+    if (l.style == Line::heading) ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
+    if (l.style == Line::disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+    ImGui::TextUnformatted(l.text.c_str());
+    ImGui::PopTextWrapPos();
+    if (l.style != Line::plain) ImGui::PopStyleColor();
   }
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
+#include "core/kernel_models.hpp"
 #include "core/lane_texels.hpp"
 #include "core/measured_text.hpp"
 #include "gui/cpu_view.hpp"
@@ -16,11 +17,7 @@
 
 namespace ws::app {
 
-sim::Kernel sim_kernel_for(const std::string& real_gpu_kernel) {
-  // The nearest modelled kernel: cuBLAS and gl-regblock block registers, which the model does not
-  // (yet), so they animate as tiled, and the panel says so.
-  return real_gpu_kernel == "cuda-naive" || real_gpu_kernel == "gl-naive" ? sim::Kernel::naive : sim::Kernel::tiled;
-}
+sim::Kernel sim_kernel_for(const std::string& real_gpu_kernel) { return model_for_real_kernel(real_gpu_kernel).kernel; }
 
 std::string default_gpu_preset() {
   if (const auto gpu = kernels::gpu_info()) {
@@ -59,10 +56,17 @@ bool preset_combo(const char* label, std::string& id, const std::vector<std::str
   return changed;
 }
 
-void draw_legend() {
+void draw_legend(bool tensor) {
   const auto palette = lane_palette();
+  bool first = true;
   for (const auto& entry : lane_legend()) {
+    // Only a tensor-core kernel has lanes on the tensor core: the entry would explain nothing else.
+    if (entry.value == static_cast<std::uint8_t>(sim::WarpState::on_tensor_core) && !tensor) continue;
     const auto& c = palette[entry.value];
+    // Wrap before an entry that would run past the panel's edge rather than clip it.
+    const float w = 12 + 4 + ImGui::CalcTextSize(T(entry.label)).x;
+    if (!first && ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
+    first = false;
     ImGui::ColorButton(entry.label, ImVec4(c.r, c.g, c.b, 1), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
     ImGui::SameLine(0, 4);
     ImGui::TextUnformatted(T(entry.label));
@@ -86,19 +90,25 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     ImGui::SameLine();
     preset_combo(T("control.cpu_preset"), controls.cpu_preset, cpu_ids);
     ImGui::SameLine();
-    int kernel = controls.kernel == sim::Kernel::naive ? 0 : 1;
-    ImGui::SetNextItemWidth(90);
-    if (ImGui::Combo(T("control.kernel"), &kernel, "naive\0tiled\0")) {
-      if (real.gpu_kernel.empty()) {
-        // No GPU kernel runs here: animate the choice without starting a real run.
-        kernel_override = kernel == 0 ? sim::Kernel::naive : sim::Kernel::tiled;
-      } else {
-        // Stay with the API the real run uses: CUDA or OpenGL.
-        const std::string family = kernels::is_gl_kernel(real.gpu_kernel) ? "gl-" : "cuda-";
-        real.gpu_kernel = family + (kernel == 0 ? "naive" : "tiled");
-        kernel_override.reset();
-        real_edited = true;
+    static const std::vector<std::string> kernel_names = sim::kernel_names();
+    ImGui::SetNextItemWidth(110);
+    if (ImGui::BeginCombo(T("control.kernel"), sim::to_string(controls.kernel))) {
+      for (const auto& name : kernel_names) {
+        const sim::Kernel k = *sim::parse_kernel(name);
+        if (!ImGui::Selectable(name.c_str(), k == controls.kernel) || k == controls.kernel) continue;
+        // Stay with the API the real run uses (CUDA or OpenGL) and switch its kernel to the one this
+        // model animates, where that API has one; otherwise animate the choice and leave the real
+        // run as it is (the note under the controls says so).
+        const std::string real_kernel = real_kernel_for_model(real.gpu_kernel, k);
+        if (real_kernel.empty()) {
+          kernel_override = k;
+        } else {
+          real.gpu_kernel = real_kernel;
+          kernel_override.reset();
+          real_edited = true;
+        }
       }
+      ImGui::EndCombo();
     }
     ImGui::SameLine();
     int block_index = controls.block == 8 ? 0 : controls.block == 16 ? 1 : 2;
@@ -111,10 +121,10 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   const bool capped = shape.m != real.shape.m || shape.n != real.shape.n || shape.k != real.shape.k;
   std::string note = "animating " + format_shape({shape.m, shape.n, shape.k});
   if (capped) note += " (the real run uses " + format_shape(real.shape) + ")";
-  if (real.gpu_kernel == "cublas") note += "; cuBLAS is not modelled, tiled is animated";
-  if (real.gpu_kernel == "gl-regblock") note += "; register blocking is not modelled yet, tiled is animated";
+  if (const std::string nearest = nearest_model_note(real.gpu_kernel, controls.kernel); !nearest.empty())
+    note += "; " + nearest;
   ImGui::TextDisabled("%s", note.c_str());
-  draw_legend();
+  draw_legend(sim::uses_tensor_cores(controls.kernel));
 
   const float timeline_h = show.timeline ? ImGui::GetTextLineHeightWithSpacing() * 3 + 12 : 0;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -134,7 +144,12 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   if (side) {
     ImGui::BeginGroup();
     const bool inspector = show.inspector && !clean;
-    const float inspector_h = inspector ? ImGui::GetTextLineHeightWithSpacing() * 5 : 0;
+    const float inspector_h =
+        inspector ? std::min(main_h * 0.6f,
+                             ImGui::GetTextLineHeightWithSpacing() *
+                                 inspector_lines(session, gpu_view.selection, selected_core,
+                                                 side_w - 2 * ImGui::GetStyle().WindowPadding.x))
+                  : 0;
     const float share = show.cpu && show.matrix ? 0.5f : show.cpu ? 1.0f : 0.0f;
     const float cpu_h = (main_h - inspector_h) * share;
     if (show.cpu) {

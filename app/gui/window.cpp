@@ -141,6 +141,11 @@ int run_gui(const GuiOptions& options) {
   try {
     if (options.gpu_preset) sim::find_gpu(*options.gpu_preset);
     if (options.cpu_preset) sim::find_cpu(*options.cpu_preset);
+    if (options.sim_kernel && !sim::parse_kernel(*options.sim_kernel)) {
+      std::string names;
+      for (const auto& k : sim::kernel_names()) names += (names.empty() ? "" : ", ") + k;
+      throw std::invalid_argument("unknown simulated kernel '" + *options.sim_kernel + "' (known: " + names + ")");
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "warpscope: %s\n", e.what());
     return 2;
@@ -227,6 +232,7 @@ int run_gui(const GuiOptions& options) {
   sim_panel.controls.gpu_preset = options.gpu_preset ? sim::find_gpu(*options.gpu_preset).id : default_gpu_preset();
   if (options.cpu_preset) sim_panel.controls.cpu_preset = *options.cpu_preset;
   if (options.block) sim_panel.controls.block = *options.block;
+  if (options.sim_kernel) sim_panel.kernel_override = sim::parse_kernel(*options.sim_kernel);
   sim_panel.sync(real_run.session.controls());
   const auto requested_at = std::chrono::steady_clock::now();
 
@@ -536,6 +542,17 @@ int run_gui(const GuiOptions& options) {
       state["warp_slots_per_sm"] = s->warp_slots_per_sm();
       state["sm_count"] = s->sm_count();
       if (s->complete()) state["peak_occupancy"] = s->summary().peak_occupancy;
+      // The selected lane as the inspector shows it: every accumulator with its cell and value.
+      const auto& sel = sim_panel.gpu_view.selection;
+      if (sel.valid() && sel.sm < s->sm_count() && sel.slot < s->warp_slots_per_sm()) {
+        const auto li = s->lane_info(sel.sm, sel.slot, sel.lane);
+        nlohmann::json acc = nlohmann::json::array();
+        for (const auto& a : li.accumulators) acc.push_back({a.row, a.col, a.value});
+        state["selected_lane"] = {{"sm", sel.sm}, {"slot", sel.slot}, {"lane", sel.lane}, {"active", li.active},
+                                  {"k_done", li.k_done}, {"k_total", li.k_total},
+                                  {"state", sim::to_string(s->warp_info(sel.sm, sel.slot).state)},
+                                  {"accumulators", acc}};
+      }
     }
     state["gpu_preset"] = s ? s->gpu().id : sim_panel.controls.gpu_preset;
     state["kernel"] = sim::to_string(sim_panel.controls.kernel);

@@ -100,6 +100,7 @@ constexpr Entry kTable[] = {
     {"legend.issuing", "issuing", "명령 실행 중"},
     {"legend.waiting_memory", "waiting on memory", "메모리 대기"},
     {"legend.waiting_barrier", "waiting at barrier", "배리어 대기"},
+    {"legend.on_tensor_core", "on the tensor core", "텐서 코어에서 계산 중"},
     {"legend.not_resident", "not resident", "SM에 없음"},
     {"legend.done", "done", "완료"},
     {"legend.eligible", "ready, not picked", "준비됨, 대기"},

@@ -458,12 +458,30 @@ private:
     // A tensor-core caption key on a step that shows a GPU without tensor cores is an error: the
     // caption could only show a dash there. The window enters a lesson from the default
     // AppliedState (LessonPlayer::apply), so folding the steps over it gives the preset each shows.
+    // Likewise a step that animates a tensor-core kernel on a GPU that cannot run it: the
+    // simulation would be refused.
     void check_tensor_presets(const Lesson& lesson) {
         const auto& without = vocab_.gpus_without_tensor_cores;
-        if (without.empty() || tensor_uses_.empty()) return;
+        const auto& without_bf16 = vocab_.gpus_without_bf16_tensor_cores;
+        const auto& tensor_kernels = vocab_.tensor_kernels;
         AppliedState state;
         for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
             apply_step(lesson.steps[i], state);
+            const Step& step = lesson.steps[i];
+            if ((step.kernel || step.gpu_preset) &&
+                std::find(tensor_kernels.begin(), tensor_kernels.end(), state.kernel) != tensor_kernels.end() &&
+                std::find(without_bf16.begin(), without_bf16.end(), state.gpu_preset) != without_bf16.end())
+            {
+                std::string with;
+                for (const auto& id : vocab_.gpu_presets)
+                    if (id != "this-machine" && std::find(without_bf16.begin(), without_bf16.end(), id) == without_bf16.end())
+                        with += (with.empty() ? "" : ", ") + id;
+                add_at(step.line, 1, Diagnostic::Severity::error,
+                       fmt::format("step {} animates the '{}' kernel on '{}', which has no BF16 tensor cores; set "
+                                   "gpu_preset to one that has them ({})",
+                                   i + 1, state.kernel, state.gpu_preset, with));
+            }
+            if (without.empty() || tensor_uses_.empty()) continue;
             if (std::find(without.begin(), without.end(), state.gpu_preset) == without.end()) continue;
             for (const TensorUse& use : tensor_uses_) {
                 if (use.step != i) continue;

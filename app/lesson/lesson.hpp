@@ -137,6 +137,10 @@ struct Vocabulary {
     // preset a step shows is folded from the steps before it, as the window does; "this-machine"
     // is only known when the lesson plays and is not checked. Empty: nothing is checked.
     std::vector<std::string> gpus_without_tensor_cores;
+    // Simulated kernels that run on BF16 tensor cores, and the GPU presets that cannot run them
+    // (no tensor cores, or Volta's FP16-only ones): a step showing both is an error.
+    std::vector<std::string> tensor_kernels;
+    std::vector<std::string> gpus_without_bf16_tensor_cores;
 };
 
 // Value ranges, shared by the parser, the docs and the tests.

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "run_binary.hpp"
+#include "../support/run_binary.hpp"
 
 namespace {
 const std::string bin = WARPSCOPE_BIN;

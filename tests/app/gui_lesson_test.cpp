@@ -8,7 +8,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "run_binary.hpp"
+#include "../support/run_binary.hpp"
+#include "../support/window_run.hpp"
 
 namespace fs = std::filesystem;
 
@@ -19,10 +20,10 @@ const std::string out_dir = TEST_OUT_DIR;
 const std::string lessons = WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons";
 
 nlohmann::json state_of(const std::string& args, const std::string& env = "") {
-  const auto r = run_command(env + " " + bin + " --screenshot " + out_dir + "/lesson_state.png --frames 3 --no-run --print-state " + args);
-  EXPECT_EQ(r.exit_code, 0) << r.output;
-  const auto brace = r.output.rfind("\n{");
-  return nlohmann::json::parse(r.output.substr(brace == std::string::npos ? 0 : brace + 1), nullptr, false);
+  const auto run =
+      ws::test_support::run_window("lesson_state", "--frames 3 --no-run --print-state " + args, {.env = env});
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  return run.state;
 }
 
 bool have_display() { return std::getenv("DISPLAY") && *std::getenv("DISPLAY"); }

@@ -4,17 +4,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
-#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <stb_image.h>
 
-#include "run_binary.hpp"
+#include "../support/window_run.hpp"
 
 namespace {
 
-const std::string bin = WARPSCOPE_BIN;
 const std::string out_dir = TEST_OUT_DIR;
 
 bool have_display() { return std::getenv("DISPLAY") && *std::getenv("DISPLAY"); }
@@ -46,30 +43,11 @@ std::string write_file(const std::string& name, const std::string& text) {
   return path;
 }
 
-struct WindowRun {
-  int exit_code = -1;
-  std::string output;
-  nlohmann::json state;
-  int w = 0, h = 0;
-  std::vector<unsigned char> rgba;
-};
+using ws::test_support::run_window;
+using ws::test_support::WindowRun;
 
 WindowRun render(const std::string& name, const std::string& args) {
-  WindowRun run;
-  const std::string png = out_dir + "/" + name + ".png";
-  std::remove(png.c_str());
-  const auto r = run_command(bin + " --screenshot " + png + " --frames 3 --window 1600x900 --wait-results "
-                                   "--print-state --cpu-kernel cpu-naive " + args);
-  run.exit_code = r.exit_code;
-  run.output = r.output;
-  const auto brace = r.output.rfind("\n{");
-  run.state = nlohmann::json::parse(r.output.substr(brace == std::string::npos ? 0 : brace + 1), nullptr, false);
-  int channels = 0;
-  if (unsigned char* data = stbi_load(png.c_str(), &run.w, &run.h, &channels, 4)) {
-    run.rgba.assign(data, data + static_cast<std::size_t>(run.w) * run.h * 4);
-    stbi_image_free(data);
-  }
-  return run;
+  return run_window(name, "--frames 3 --window 1600x900 --wait-results --print-state --cpu-kernel cpu-naive " + args);
 }
 
 // Pixels of the "measured elsewhere" colour (dark theme) in the left panel.
@@ -77,7 +55,7 @@ int elsewhere_pixels(const WindowRun& run) {
   int n = 0;
   for (int y = 0; y < run.h; ++y)
     for (int x = 0; x < run.w * 36 / 100; ++x) {
-      const unsigned char* p = &run.rgba[(static_cast<std::size_t>(y) * run.w + x) * 4];
+      const unsigned char* p = run.at(x, y);
       if (std::abs(p[0] - 217) <= 6 && std::abs(p[1] - 158) <= 6 && std::abs(p[2] - 255) <= 6) ++n;
     }
   return n;
@@ -174,11 +152,11 @@ TEST(GuiMeasured, GlKernelsAnimateAsTheNearestModelledKernel) {
   if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
   for (const auto& [kernel, modelled] : {std::pair{"gl-naive", "naive"}, std::pair{"gl-tiled", "tiled"},
                                          std::pair{"gl-regblock", "tiled"}}) {
-    const std::string png = out_dir + "/animate_" + kernel + ".png";
-    const auto r = run_command(bin + " --screenshot " + png + " --frames 2 --window 1280x720 --no-run --size 64 " +
-                               "--print-state --gpu-kernel " + kernel);
+    const auto r = run_window(std::string("animate_") + kernel,
+                              std::string("--frames 2 --window 1280x720 --no-run --size 64 --print-state ") +
+                                  "--gpu-kernel " + kernel);
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    const auto state = nlohmann::json::parse(r.output.substr(r.output.rfind("\n{") + 1), nullptr, false);
+    const auto& state = r.state;
     ASSERT_TRUE(state.is_object()) << r.output;
     EXPECT_EQ(state["kernel"], modelled) << kernel;
     EXPECT_EQ(state["gpu_kernel"], kernel);

@@ -7,7 +7,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "run_binary.hpp"
+#include "../support/run_binary.hpp"
+#include "../support/window_run.hpp"
 
 namespace {
 
@@ -17,11 +18,10 @@ const std::string out_dir = TEST_OUT_DIR;
 bool have_display() { return std::getenv("DISPLAY") && *std::getenv("DISPLAY"); }
 
 nlohmann::json state_after_keys(const std::string& name, const std::string& keys) {
-  const auto r = run_command(bin + " --screenshot " + out_dir + "/" + name + ".png --frames 2 --window 1280x720 " +
-                             "--no-run --print-state --keys " + keys);
-  EXPECT_EQ(r.exit_code, 0) << r.output;
-  const auto brace = r.output.rfind("\n{");
-  return nlohmann::json::parse(r.output.substr(brace == std::string::npos ? 0 : brace + 1), nullptr, false);
+  const auto run =
+      ws::test_support::run_window(name, "--frames 2 --window 1280x720 --no-run --print-state --keys " + keys);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  return run.state;
 }
 
 }  // namespace

@@ -3,21 +3,17 @@
 // step shows it through `panels`; and at 1280×720 with 2× text no label leaves the panel.
 #include <cmath>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <string>
 #include <tuple>
-#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <stb_image.h>
 
-#include "run_binary.hpp"
+#include "../support/window_run.hpp"
 
 namespace {
 
-const std::string bin = WARPSCOPE_BIN;
 const std::string out_dir = TEST_OUT_DIR;
 
 bool have_display() { return std::getenv("DISPLAY") && *std::getenv("DISPLAY"); }
@@ -43,34 +39,10 @@ std::string server_json() {
   return j.dump(2);
 }
 
-struct WindowRun {
-  int exit_code = -1;
-  std::string output;
-  nlohmann::json state;
-  int w = 0, h = 0;
-  std::vector<unsigned char> rgba;
-  const unsigned char* at(int x, int y) const { return &rgba[(static_cast<std::size_t>(y) * w + x) * 4]; }
-};
+using ws::test_support::WindowRun;
 
-// Renders in a throw-away HOME so no user setting (scale, theme, lesson) leaks in.
 WindowRun render(const std::string& name, const std::string& args) {
-  WindowRun run;
-  const std::string png = out_dir + "/" + name + ".png";
-  std::remove(png.c_str());
-  const auto home = std::filesystem::path(out_dir) / ("home-" + name);
-  std::filesystem::create_directories(home);
-  const auto r = run_command("HOME=" + home.string() + " XDG_CONFIG_HOME=" + (home / ".config").string() + " " + bin +
-                             " --screenshot " + png + " --frames 4 --print-state " + args);
-  run.exit_code = r.exit_code;
-  run.output = r.output;
-  const auto brace = r.output.rfind("\n{");
-  run.state = nlohmann::json::parse(r.output.substr(brace == std::string::npos ? 0 : brace + 1), nullptr, false);
-  int channels = 0;
-  if (unsigned char* data = stbi_load(png.c_str(), &run.w, &run.h, &channels, 4)) {
-    run.rgba.assign(data, data + static_cast<std::size_t>(run.w) * run.h * 4);
-    stbi_image_free(data);
-  }
-  return run;
+  return ws::test_support::run_window(name, "--frames 4 --print-state " + args, {.home = out_dir + "/home-" + name});
 }
 
 // The test's own log-log mapping, written apart from the app's.

@@ -4,33 +4,14 @@
 #include <cmath>
 #include <set>
 #include <string>
-#include <vector>
 
 #include <gtest/gtest.h>
-#include <stb_image.h>
 
-#include "run_binary.hpp"
+#include "../support/window_run.hpp"
 
 namespace {
 
-const std::string bin = WARPSCOPE_BIN;
-
-struct Image {
-  int w = 0, h = 0;
-  std::vector<unsigned char> rgba;
-  const unsigned char* at(int x, int y) const { return &rgba[(static_cast<std::size_t>(y) * w + x) * 4]; }
-};
-
-Image load(const std::string& path) {
-  Image img;
-  int channels = 0;
-  unsigned char* data = stbi_load(path.c_str(), &img.w, &img.h, &channels, 4);
-  if (data) {
-    img.rgba.assign(data, data + static_cast<std::size_t>(img.w) * img.h * 4);
-    stbi_image_free(data);
-  }
-  return img;
-}
+using Image = ws::test_support::WindowRun;
 
 // Pixels in a rectangle within `tolerance` of a colour.
 int count_colour(const Image& img, int x0, int y0, int x1, int y1, int r, int g, int b, int tolerance) {
@@ -49,11 +30,8 @@ bool have_display() { return std::getenv("DISPLAY") && *std::getenv("DISPLAY"); 
 
 TEST(GuiScreenshot, WindowRendersTheMeasuredTimerPanel) {
   if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
-  const std::string png = std::string(TEST_OUT_DIR) + "/smoke.png";
-  std::remove(png.c_str());
-  auto r = run_command(bin + " --screenshot " + png + " --frames 5 --window 1280x720 --size 64 --wait-results");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const Image img = load(png);
+  const Image img = ws::test_support::run_window("smoke", "--frames 5 --window 1280x720 --size 64 --wait-results");
+  ASSERT_EQ(img.exit_code, 0) << img.output;
   ASSERT_EQ(img.w, 1280);
   ASSERT_EQ(img.h, 720);
 

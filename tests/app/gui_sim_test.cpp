@@ -3,18 +3,16 @@
 #include <cstdlib>
 #include <set>
 #include <string>
-#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <stb_image.h>
 
-#include "run_binary.hpp"
+#include "../support/run_binary.hpp"
+#include "../support/window_run.hpp"
 
 namespace {
 
 const std::string bin = WARPSCOPE_BIN;
-const std::string out_dir = TEST_OUT_DIR;
 
 struct Rgb {
   int r, g, b;
@@ -23,11 +21,7 @@ struct Rgb {
 constexpr Rgb kIssuing{77, 230, 89}, kWaitMemory{242, 102, 51}, kNotResident{41, 41, 48}, kDone{64, 107, 179};
 constexpr Rgb kPending{31, 31, 51}, kOwner0{230, 84, 13}, kOwner1{48, 130, 189};
 
-struct Frame {
-  int w = 0, h = 0;
-  std::vector<unsigned char> rgba;
-  nlohmann::json state;
-
+struct Frame : ws::test_support::WindowRun {
   // Pixels of colour `c` in a region: a fraction [x_from, x_to) of its width, below `skip_top` pixels.
   int count(const nlohmann::json& rect, Rgb c, int tol = 6, float x_from = 0, float x_to = 1, int skip_top = 0) const {
     const int x0 = static_cast<int>(rect[0].get<float>() + rect[2].get<float>() * x_from);
@@ -36,7 +30,7 @@ struct Frame {
     int n = 0;
     for (int y = std::max(0, y0); y < std::min(h, y1); ++y)
       for (int x = std::max(0, x0); x < std::min(w, x1); ++x) {
-        const unsigned char* p = &rgba[(static_cast<std::size_t>(y) * w + x) * 4];
+        const unsigned char* p = at(x, y);
         if (std::abs(p[0] - c.r) <= tol && std::abs(p[1] - c.g) <= tol && std::abs(p[2] - c.b) <= tol) ++n;
       }
     return n;
@@ -44,19 +38,8 @@ struct Frame {
 };
 
 Frame render(const std::string& name, const std::string& args) {
-  Frame f;
-  const std::string png = out_dir + "/" + name + ".png";
-  std::remove(png.c_str());
-  const auto r = run_command(bin + " --screenshot " + png + " --frames 3 --window 1600x900 --no-run --print-state " + args);
-  EXPECT_EQ(r.exit_code, 0) << r.output;
-  const auto brace = r.output.rfind("\n{");
-  f.state = nlohmann::json::parse(r.output.substr(brace == std::string::npos ? 0 : brace + 1), nullptr, false);
-  int channels = 0;
-  unsigned char* data = stbi_load(png.c_str(), &f.w, &f.h, &channels, 4);
-  if (data) {
-    f.rgba.assign(data, data + static_cast<std::size_t>(f.w) * f.h * 4);
-    stbi_image_free(data);
-  }
+  Frame f{ws::test_support::run_window(name, "--frames 3 --window 1600x900 --no-run --print-state " + args)};
+  EXPECT_EQ(f.exit_code, 0) << f.output;
   return f;
 }
 
@@ -175,4 +158,41 @@ TEST_F(GuiSim, UnknownPresetIsExitCode2WithTheValidNames) {
   const auto r = run_command(bin + " --screenshot /tmp/never.png --preset no-such-gpu");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("h100"), std::string::npos) << r.output;
+}
+
+// Register blocking on the inspector: a regblock lane holds a TM x TN = 4 x 4 square of C, four
+// consecutive columns in each of four consecutive rows, with values in flight.
+TEST_F(GuiSim, ARegblockLaneShowsItsFourByFourAccumulators) {
+  const auto f = render("sim_regblock_lane", "--size 256 --preset h100 --kernel regblock --cycle 3000 --select lane:0:2:5");
+  ASSERT_FALSE(f.state.is_discarded());
+  EXPECT_EQ(f.state["kernel"], "regblock");
+  const auto& lane = f.state["selected_lane"];
+  ASSERT_TRUE(lane.is_object()) << f.output;
+  ASSERT_EQ(lane["accumulators"].size(), 16u);
+  const int row0 = lane["accumulators"][0][0], col0 = lane["accumulators"][0][1];
+  EXPECT_EQ(row0 % 4, 0);
+  EXPECT_EQ(col0 % 4, 0);
+  int nonzero = 0;
+  for (int i = 0; i < 16; ++i) {
+    EXPECT_EQ(lane["accumulators"][i][0], row0 + i / 4) << i;
+    EXPECT_EQ(lane["accumulators"][i][1], col0 + i % 4) << i;
+    nonzero += lane["accumulators"][i][2].get<double>() != 0.0;
+  }
+  EXPECT_GT(lane["k_done"].get<int>(), 0);
+  EXPECT_EQ(nonzero, 16) << "partial sums after " << lane["k_done"] << " of k";
+}
+
+// The tensor model's own lane state: warps waiting for their MMA's result are drawn in the
+// legend's "on the tensor core" colour, which no other kernel shows.
+TEST_F(GuiSim, TensorLanesOnTheTensorCoreHaveTheirColour) {
+  constexpr Rgb kOnTensorCore{89, 217, 255};
+  const auto tensor = render("sim_tensor", "--size 512 --preset h100 --kernel tensor --cycle 3000");
+  ASSERT_FALSE(tensor.state.is_discarded());
+  EXPECT_EQ(tensor.state["kernel"], "tensor");
+  EXPECT_GT(tensor.count(tensor.state["regions"]["chip"], kOnTensorCore), 50);
+  const auto tiled = render("sim_tiled_no_tensor", "--size 512 --preset h100 --kernel tiled --cycle 3000");
+  EXPECT_EQ(tiled.count(tiled.state["regions"]["chip"], kOnTensorCore), 0);
+  // A preset without BF16 tensor cores refuses the kernel, and the window says so instead of aborting.
+  const auto refused = render("sim_tensor_refused", "--size 128 --preset gtx580 --kernel tensor");
+  EXPECT_EQ(refused.exit_code, 0);
 }

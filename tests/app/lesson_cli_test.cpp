@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "run_binary.hpp"
+#include "../support/run_binary.hpp"
 
 namespace fs = std::filesystem;
 

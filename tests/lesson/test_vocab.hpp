@@ -14,9 +14,12 @@ inline Vocabulary vocab() {
         {"h100", "h200", "b200", "a100-80gb", "v100", "gtx580", "c1060", "p100", "k80", "rtx4090", "c2050",
          "this-machine"},
         {"i7-3960x", "laptop-2025", "epyc-64", "epyc-96", "epyc-128", "this-machine"},
-        {"naive", "tiled"},
-        {"cpu-naive", "cpu-parallel", "cpu-blas", "cuda-naive", "cuda-tiled", "cublas"},
+        {"naive", "tiled", "regblock", "tensor"},
+        {"cpu-naive", "cpu-parallel", "cpu-blas", "cuda-naive", "cuda-tiled", "cublas", "gl-naive", "gl-tiled",
+         "gl-regblock"},
         {"c1060", "gtx580", "c2050", "k80", "p100"},  // no tensor cores: before Volta
+        {"tensor"},
+        {"c1060", "gtx580", "c2050", "k80", "p100", "v100"},  // no BF16 tensor cores: before Ampere
     };
 }
 

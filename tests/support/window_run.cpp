@@ -1,0 +1,35 @@
+#include "window_run.hpp"
+
+#include <cstdio>
+#include <filesystem>
+
+#include <stb_image.h>
+
+#include "run_binary.hpp"
+
+namespace ws::test_support {
+
+WindowRun run_window(const std::string& name, const std::string& args, const WindowOptions& options) {
+  WindowRun run;
+  const std::string png = std::string(TEST_OUT_DIR) + "/" + name + ".png";
+  std::remove(png.c_str());
+  std::string env;
+  if (!options.home.empty()) {
+    std::filesystem::create_directories(options.home);
+    env += "HOME=" + options.home + " XDG_CONFIG_HOME=" + options.home + "/.config ";
+  }
+  if (!options.env.empty()) env += options.env + " ";
+  const auto r = run_command(env + WARPSCOPE_BIN + " --screenshot " + png + " " + args);
+  run.exit_code = r.exit_code;
+  run.output = r.output;
+  const auto brace = r.output.rfind("\n{");
+  run.state = nlohmann::json::parse(r.output.substr(brace == std::string::npos ? 0 : brace + 1), nullptr, false);
+  int channels = 0;
+  if (unsigned char* data = stbi_load(png.c_str(), &run.w, &run.h, &channels, 4)) {
+    run.rgba.assign(data, data + static_cast<std::size_t>(run.w) * run.h * 4);
+    stbi_image_free(data);
+  }
+  return run;
+}
+
+}  // namespace ws::test_support

@@ -1,0 +1,37 @@
+// The window rendered headless, as the GUI tests look at it: what it printed, the state it
+// reported with --print-state and the pixels of its --screenshot.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ws::test_support {
+
+struct WindowRun {
+  int exit_code = -1;
+  // stdout and stderr together, as run_command gives them: tests look for the app's stderr
+  // messages in the same text they print when an expectation fails.
+  std::string output;
+  nlohmann::json state;  // the last JSON line printed; discarded when there is none
+  int w = 0, h = 0;      // 0×0 when no screenshot could be read
+  std::vector<unsigned char> rgba;
+
+  const unsigned char* at(int x, int y) const { return &rgba[(static_cast<std::size_t>(y) * w + x) * 4]; }
+};
+
+// The `{}` initializers let `{.env = ...}` leave the other field out without a GCC 12 warning.
+struct WindowOptions {
+  std::string env{};  // `NAME=value ...` set for the window alone
+  // When set, HOME and XDG_CONFIG_HOME are this (created) directory, so that no user setting
+  // (scale, theme, lesson) leaks in.
+  std::string home{};
+};
+
+// Runs `warpscope --screenshot <test output dir>/<name>.png <args>`. The PNG is deleted first so
+// that a window which wrote nothing is never judged by an earlier run's picture.
+WindowRun run_window(const std::string& name, const std::string& args, const WindowOptions& options = {});
+
+}  // namespace ws::test_support

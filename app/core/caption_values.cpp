@@ -359,6 +359,38 @@ const std::unordered_map<std::string_view, Lookup>& table() {
          const double t = c.sim->summary().time_ms;
          return t > 0 ? Value(format_sig3(t)) : std::nullopt;
        }},
+      // The simulated kernel against its own arithmetic ceiling: the FP32 peak, or the dense
+      // BF16 tensor-core peak for a kernel on the tensor cores.
+      {"sim.tflops", [](const CaptionContext& c) -> Value {
+         if (!c.sim) return std::nullopt;
+         const double g = c.sim->summary().gflops;
+         return g > 0 ? Value(format_sig3(g / 1e3)) : std::nullopt;
+       }},
+      {"sim.peak_tflops", [](const CaptionContext& c) -> Value {
+         if (!c.sim) return std::nullopt;
+         const double peak = sim::kernel_peak_gflops(c.sim->gpu(), c.sim->config().kernel);
+         return peak > 0 ? Value(format_sig3(peak / 1e3)) : std::nullopt;
+       }},
+      {"sim.peak_pct", [](const CaptionContext& c) -> Value {
+         if (!c.sim) return std::nullopt;
+         const double peak = sim::kernel_peak_gflops(c.sim->gpu(), c.sim->config().kernel);
+         const double g = c.sim->summary().gflops;
+         return peak > 0 && g > 0 ? Value(format_percent(100 * g / peak)) : std::nullopt;
+       }},
+      // What one thread and one instruction compute, from the launch the model runs.
+      {"sim.thread_tile", [](const CaptionContext& c) -> Value {
+         if (!c.sim) return std::nullopt;
+         const int side = c.sim->thread_cell_side();
+         return fmt::format("{}×{}", side, side);
+       }},
+      {"sim.lane_cells", [](const CaptionContext& c) -> Value {
+         if (!c.sim) return std::nullopt;
+         return std::to_string(c.sim->thread_cell_side() * c.sim->thread_cell_side());
+       }},
+      {"sim.mma_shape", [](const CaptionContext& c) -> Value {
+         if (!c.sim || !sim::uses_tensor_cores(c.sim->config().kernel)) return std::nullopt;
+         return fmt::format("{}×{}×{}", sim::kMmaShape.m, sim::kMmaShape.n, sim::kMmaShape.k);
+       }},
       {"sim.cpu_time_ms", [](const CaptionContext& c) -> Value {
          const auto t = sim_cpu_time_ms(c);
          return t ? Value(format_sig3(*t)) : std::nullopt;

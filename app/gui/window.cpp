@@ -143,7 +143,7 @@ int run_gui(const GuiOptions& options) {
     if (options.cpu_preset) sim::find_cpu(*options.cpu_preset);
     if (options.sim_kernel && !sim::parse_kernel(*options.sim_kernel)) {
       std::string names;
-      for (const auto& k : sim::kernel_names()) names += (names.empty() ? "" : ", ") + k;
+      for (const auto& k : sim::kernel_names()) names += names.empty() ? k : ", " + k;
       throw std::invalid_argument("unknown simulated kernel '" + *options.sim_kernel + "' (known: " + names + ")");
     }
   } catch (const std::exception& e) {

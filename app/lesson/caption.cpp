@@ -20,6 +20,7 @@ const std::vector<std::string_view>& known_caption_keys() {
         "sim.cycle", "sim.cycles", "sim.gpu_time_ms", "sim.cpu_time_ms", "sim.speedup",
         "sim.cpu_progress_pct", "sim.issue_pct", "sim.stall_memory_pct", "sim.stall_barrier_pct",
         "sim.dram_traffic", "sim.naive_time_ms", "sim.tiled_time_ms", "sim.tiled_speedup",
+        "sim.tflops", "sim.peak_tflops", "sim.peak_pct", "sim.thread_tile", "sim.lane_cells", "sim.mma_shape",
         // The last real run on this machine.
         "measured.size", "measured.cpu_name", "measured.gpu_name", "measured.cpu_threads",
         "measured.cpu_kernel", "measured.gpu_kernel", "measured.cpu_ms", "measured.gpu_ms",

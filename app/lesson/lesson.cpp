@@ -475,7 +475,7 @@ private:
                 std::string with;
                 for (const auto& id : vocab_.gpu_presets)
                     if (id != "this-machine" && std::find(without_bf16.begin(), without_bf16.end(), id) == without_bf16.end())
-                        with += (with.empty() ? "" : ", ") + id;
+                        with += with.empty() ? id : ", " + id;
                 add_at(step.line, 1, Diagnostic::Severity::error,
                        fmt::format("step {} animates the '{}' kernel on '{}', which has no BF16 tensor cores; set "
                                    "gpu_preset to one that has them ({})",

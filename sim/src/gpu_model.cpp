@@ -184,7 +184,7 @@ std::string tensor_refusal(const GpuPreset& gpu) {
   if (gpu.tensor.cores_per_sm > 0 && gpu.tensor.bf16.supported() && gpu.tensor.clock_mhz > 0) return "";
   std::string with;
   for (const GpuPreset& p : gpu_presets())
-    if (p.tensor.cores_per_sm > 0 && p.tensor.bf16.supported()) with += (with.empty() ? "" : ", ") + p.id;
+    if (p.tensor.cores_per_sm > 0 && p.tensor.bf16.supported()) with += with.empty() ? p.id : ", " + p.id;
   const std::string lacks = gpu.tensor.cores_per_sm > 0 ? " has tensor cores without BF16 (FP16 only)"
                                                         : " has no tensor cores";
   return "the tensor model multiplies BF16 on tensor cores, and " + gpu.name + lacks + "; presets that have them: " +

@@ -21,7 +21,7 @@ namespace ws::sim::detail {
 
 inline constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max() / 4;
 inline constexpr int kUnroll = 4;  // the compiler's unroll of the k loop (loads hoisted ahead)
-inline constexpr int kMmaK = 16;   // the k depth of one MMA (m16n8k16)
+inline constexpr int kMmaK = kMmaShape.k;  // the k depth of one MMA (m16n8k16)
 // Cycles from an MMA's issue to its result, on every generation: the model's assumption (no
 // datasheet gives it; microbenchmark studies of mma.sync on Ampere and Hopper report a few tens
 // of cycles). It matters only where too few warps share a tensor core to hide it.

@@ -485,6 +485,7 @@ std::size_t Simulation::checkpoint_bytes() const {
 int Simulation::sm_count() const { return impl_->gpu.sm_count; }
 int Simulation::warp_slots_per_sm() const { return impl_->g->setup().slots; }
 int Simulation::block_dim() const { return impl_->g->setup().bdim; }
+int Simulation::thread_cell_side() const { return impl_->g->setup().cell_side; }
 int Simulation::grid_x() const { return impl_->g->setup().grid_x; }
 int Simulation::grid_y() const { return impl_->g->setup().grid_y; }
 int Simulation::blocks_per_sm() const { return impl_->g->setup().blocks_per_sm; }

@@ -47,7 +47,7 @@ constexpr int BM = 64, BN = 64, BK = 32;
 constexpr int kSide = 16;                         // block is 16 x 16 threads: 8 warps
 constexpr int kWarpsN = 4;                        // warps stand 2 (rows) x 4 (columns)
 constexpr int WM = 32, WN = 16;                   // each warp's piece of the block's tile
-constexpr int kFragsM = WM / 16, kFragsN = WN / 8;  // MMA tiles of 16x8 in it: 2 x 2
+constexpr int kFragsM = WM / kMmaShape.m, kFragsN = WN / kMmaShape.n;  // MMA tiles of 16x8 in it: 2 x 2
 constexpr int kTiles = kFragsM * kFragsN;         // MMAs per k step
 constexpr int kSteps = BK / kMmaK;                // k steps per shared tile
 constexpr int kAStride = BK + 8;                  // As row in BF16: 32 + 8 of padding (bank spread)

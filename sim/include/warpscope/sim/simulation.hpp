@@ -34,6 +34,11 @@ std::vector<std::string> kernel_names();
 // the BF16-rounded inputs), its ceiling the preset's dense BF16 peak, and presets without BF16
 // tensor cores refuse it.
 bool uses_tensor_cores(Kernel k);
+// The shape of one warp-level tensor-core MMA of the tensor model (PTX mma.m16n8k16).
+struct MmaShape {
+  int m, n, k;
+};
+inline constexpr MmaShape kMmaShape{16, 8, 16};
 // The arithmetic ceiling of the kernel on the preset: the FP32 peak, or the dense BF16 tensor
 // peak for a tensor-core kernel (0 where the preset has none).
 double kernel_peak_gflops(const GpuPreset& gpu, Kernel k);
@@ -198,6 +203,7 @@ class Simulation {
   int warp_slots_per_sm() const;            // resident warps per SM for this launch
   int lanes_per_warp() const { return 32; }
   int block_dim() const;                    // threads per block side
+  int thread_cell_side() const;             // each thread computes side x side cells of C (regblock: 4)
   int grid_x() const, grid_y() const;
   int blocks_per_sm() const;                // resident at once on one SM (the occupancy)
   // Rounds of blocks the chip needs: ceil(blocks / (SMs x blocks per SM)). The last one may be partial.

@@ -78,6 +78,7 @@ struct ExportArgs {
   std::string out;
   std::string lang;
   std::string window;
+  std::string config_dir;
 };
 
 }  // namespace
@@ -118,6 +119,9 @@ void add_lesson_commands(CLI::App& app, int& exit_code) {
   exp->add_option("--lang", args->lang, "UI language: en or ko (default: the lesson's own)")
       ->check(CLI::IsMember({"en", "ko"}));
   exp->add_option("--window", args->window, "Window size as WxH (default 1600x900)");
+  exp->add_option("--config-dir", args->config_dir,
+                  "Read and write settings.toml in this directory; without it an export leaves the saved settings "
+                  "alone");
   exp->callback([args, &exit_code] {
     GuiOptions gui;
     if (!args->window.empty() && !parse_window_size(args->window, gui.width, gui.height)) {
@@ -151,6 +155,7 @@ void add_lesson_commands(CLI::App& app, int& exit_code) {
     gui.export_dir = args->out;
     gui.language = args->lang.empty() ? r.lesson->language : args->lang;
     gui.start_real_run = false;  // an export shows the lesson, it does not benchmark this machine
+    gui.config_dir = args->config_dir;  // empty: the user's settings are neither read nor written
     exit_code = run_gui(gui);
   });
 

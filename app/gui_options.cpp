@@ -1,6 +1,7 @@
 #include "gui_options.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 
 namespace ws::app {
 
@@ -12,6 +13,14 @@ bool parse_window_size(const std::string& text, int& width, int& height) {
   width = w;
   height = h;
   return true;
+}
+
+bool uses_saved_settings(const GuiOptions& options) {
+  const char* env_dir = std::getenv("WARPSCOPE_CONFIG_DIR");
+  if (!options.config_dir.empty() || (env_dir != nullptr && *env_dir != '\0')) return true;
+  const bool rendering = !options.screenshot_path.empty() || !options.export_dir.empty() || options.print_state ||
+                         options.soak_seconds > 0;
+  return !rendering;
 }
 
 }  // namespace ws::app

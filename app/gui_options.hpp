@@ -53,7 +53,17 @@ struct GuiOptions {
   std::optional<int> lesson_step;     // 1-based step to show first
   std::string export_dir;             // non-empty: render every step to DIR/step-NN.png, then exit
   std::optional<std::string> language;  // "en" or "ko": UI labels (else the saved setting)
+
+  // Where settings.toml lives. Empty: $WARPSCOPE_CONFIG_DIR, else the XDG default (see
+  // settings_dir()). Headless renders (--screenshot, --print-state, lesson export) and --soak
+  // read and write settings only when this or $WARPSCOPE_CONFIG_DIR names a directory.
+  std::string config_dir;
 };
+
+// Whether this run reads and writes settings.toml: always for the interactive window; for a
+// headless render, an export, --print-state or a soak only with an explicit config directory
+// (--config-dir or $WARPSCOPE_CONFIG_DIR), so rendering never changes what the user saved.
+bool uses_saved_settings(const GuiOptions& options);
 
 // "1600x900" -> 1600, 900; false (and nothing written) outside 320x240..7680x4320.
 bool parse_window_size(const std::string& text, int& width, int& height);

@@ -62,6 +62,10 @@ int main(int argc, char** argv) {
   app.add_option("--lesson", gui.lesson_path, "Open this lesson (TOML), e.g. assets/lessons/gpu-story.en.toml");
   app.add_option("--step", gui.lesson_step, "Lesson step to show first (1-based)")->check(CLI::PositiveNumber);
   app.add_option("--lang", gui.language, "UI language: en or ko")->check(CLI::IsMember({"en", "ko"}));
+  app.add_option("--config-dir", gui.config_dir,
+                 "Directory of settings.toml (default: $WARPSCOPE_CONFIG_DIR, else $XDG_CONFIG_HOME/warpscope, else "
+                 "~/.config/warpscope). Headless renders (--screenshot, --print-state) and --soak use settings only "
+                 "when it is given");
 
   int exit_code = 0;
   ws::app::add_bench_command(app, exit_code);

@@ -193,11 +193,13 @@ int run_gui(const GuiOptions& options) {
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
-  // Screenshots and exports must not depend on what a user saved: they start from defaults,
-  // unless a config directory is named explicitly (how the tests check persistence).
-  // A soak is no user session either: it must leave the user's saved settings alone.
-  const bool use_settings = (!headless && !soak) || std::getenv("WARPSCOPE_CONFIG_DIR");
-  Settings settings = use_settings ? load_settings() : Settings{};
+  // Screenshots, exports, --print-state and soaks must not depend on what a user saved, nor
+  // change it: they start from defaults and write nothing, unless a config directory is named
+  // explicitly (--config-dir or $WARPSCOPE_CONFIG_DIR; how the tests check persistence).
+  const bool use_settings = uses_saved_settings(options);
+  const std::filesystem::path settings_file =
+      options.config_dir.empty() ? settings_path() : std::filesystem::path(options.config_dir) / "settings.toml";
+  Settings settings = use_settings && !settings_file.empty() ? load_settings_from(settings_file) : Settings{};
   Presentation pres;
   pres.show_roofline = options.roofline;
   pres.theme = settings.theme == "light" ? Theme::light_high_contrast : Theme::dark;
@@ -522,7 +524,9 @@ int run_gui(const GuiOptions& options) {
     settings.last_lesson = player.active() ? std::filesystem::absolute(player.path()).string() : std::string();
     settings.last_step = static_cast<int>(player.step());
     std::string error;
-    if (!save_settings(settings, &error)) std::fprintf(stderr, "warpscope: settings not saved: %s\n", error.c_str());
+    const bool saved = settings_file.empty() ? save_settings(settings, &error)  // says why there is no place
+                                             : save_settings_to(settings, settings_file, &error);
+    if (!saved) std::fprintf(stderr, "warpscope: settings not saved: %s\n", error.c_str());
   }
   if (options.frame_times) frame_times.report();
   if (options.print_state) {

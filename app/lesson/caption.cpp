@@ -67,6 +67,21 @@ void scan_placeholders(std::string_view s, OnText on_text, OnKey on_key) {
     }
 }
 
+// "key|particle" -> its parts; without '|' the whole text is the key.
+PlaceholderUse split_placeholder(std::string_view raw) {
+    PlaceholderUse use;
+    use.raw = std::string(raw);
+    const std::size_t bar = raw.find('|');
+    if (bar == std::string_view::npos) {
+        use.key = std::string(raw);
+        return use;
+    }
+    use.key = std::string(raw.substr(0, bar));
+    use.particle = std::string(raw.substr(bar + 1));
+    use.has_particle = true;
+    return use;
+}
+
 }  // namespace
 
 std::string expand_caption(std::string_view caption,
@@ -75,13 +90,14 @@ std::string expand_caption(std::string_view caption,
     out.reserve(caption.size());
     scan_placeholders(
         caption, [&](std::string_view text) { out += text; },
-        [&](std::string_view key) {
+        [&](std::string_view raw) {
+            const PlaceholderUse use = split_placeholder(raw);
             std::optional<std::string> value;
-            if (lookup) value = lookup(key);
-            if (value && !value->empty())
-                out += *value;
-            else
-                out += kMissingValue;
+            if (lookup) value = lookup(use.key);
+            if (!value || value->empty()) value = std::string(kMissingValue);
+            out += *value;
+            if (use.has_particle)
+                if (const auto p = parse_particle(use.particle)) out += particle_after(*value, *p);
         });
     return out;
 }
@@ -89,8 +105,15 @@ std::string expand_caption(std::string_view caption,
 std::vector<std::string> caption_placeholders(std::string_view caption) {
     std::vector<std::string> keys;
     scan_placeholders(
-        caption, [](std::string_view) {}, [&](std::string_view key) { keys.emplace_back(key); });
+        caption, [](std::string_view) {}, [&](std::string_view raw) { keys.push_back(split_placeholder(raw).key); });
     return keys;
+}
+
+std::vector<PlaceholderUse> caption_placeholder_uses(std::string_view caption) {
+    std::vector<PlaceholderUse> uses;
+    scan_placeholders(
+        caption, [](std::string_view) {}, [&](std::string_view raw) { uses.push_back(split_placeholder(raw)); });
+    return uses;
 }
 
 namespace {

@@ -388,30 +388,28 @@ private:
     void check_caption(const toml::node& n, const std::string& caption) {
         const auto& r = n.source();
         std::size_t from = offset_of(static_cast<int>(r.begin.line), static_cast<int>(r.begin.column));
-        for (const std::string& key : caption_placeholders(caption)) {
-            const std::string needle = "{" + key + "}";
+        for (const PlaceholderUse& use : caption_placeholder_uses(caption)) {
+            const std::string& key = use.key;
+            const std::string needle = "{" + use.raw + "}";
+            const std::size_t at = text_.find(needle, from);
+            int line = static_cast<int>(r.begin.line), col = static_cast<int>(r.begin.column);
+            if (at != std::string_view::npos) {
+                std::tie(line, col) = position_of(at);
+                from = at + needle.size();
+            }
+            if (use.has_particle && !parse_particle(use.particle))
+                add_at(line, col, Diagnostic::Severity::error,
+                       fmt::format("unknown particle '{}' in '{}'; valid: {} (either form, e.g. '{{{}|은}}')",
+                                   use.particle, needle, particle_names(), key));
             if (is_tensor_caption_key(key)) {
                 // Judged once the steps are folded (check_tensor_presets): where it is, for then.
-                const std::size_t at = text_.find(needle, from);
-                int line = static_cast<int>(r.begin.line), col = static_cast<int>(r.begin.column);
-                if (at != std::string_view::npos) {
-                    std::tie(line, col) = position_of(at);
-                    from = at + needle.size();
-                }
                 tensor_uses_.push_back({current_step_, line, col, key});
                 continue;
             }
             if (is_known_caption_key(key)) continue;
-            const std::size_t at = text_.find(needle, from);
-            const std::string msg = fmt::format("unknown caption placeholder '{{{}}}'; it will show as '{}'{}", key,
-                                                kMissingValue, suggestion(key, known_caption_keys()));
-            if (at == std::string_view::npos) {
-                warning(r, msg);
-            } else {
-                const auto [line, col] = position_of(at);
-                add_at(line, col, Diagnostic::Severity::warning, msg);
-                from = at + needle.size();
-            }
+            add_at(line, col, Diagnostic::Severity::warning,
+                   fmt::format("unknown caption placeholder '{{{}}}'; it will show as '{}'{}", key, kMissingValue,
+                               suggestion(key, known_caption_keys())));
         }
     }
 

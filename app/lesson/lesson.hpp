@@ -180,11 +180,51 @@ inline constexpr std::string_view kMissingValue = "\xE2\x80\x94";  // U+2014 EM 
 
 // Replaces {key} with lookup(key); "{{" and "}}" are literal braces. Keys the lookup cannot
 // answer render as kMissingValue. A lone "{" without a closing "}" is kept as written.
+// "{key|은}" appends the Korean particle that fits the value (particle_after); an unknown
+// particle (which `lesson check` rejects) appends nothing.
 std::string expand_caption(std::string_view caption,
                            const std::function<std::optional<std::string>(std::string_view key)>& lookup);
 
-// The placeholder keys a caption uses, in order of appearance (duplicates kept).
+// The placeholder keys a caption uses, in order of appearance (duplicates kept), without any
+// particle: "{preset.gpu_name|은}" gives "preset.gpu_name".
 std::vector<std::string> caption_placeholders(std::string_view caption);
+
+// One placeholder as written: "{preset.gpu_name|은}" is raw "preset.gpu_name|은", key
+// "preset.gpu_name", particle "은" (has_particle); "{sim.m}" has no particle.
+struct PlaceholderUse {
+    std::string raw;
+    std::string key;
+    std::string particle;
+    bool has_particle = false;
+};
+std::vector<PlaceholderUse> caption_placeholder_uses(std::string_view caption);
+
+// ---- Korean particles ----------------------------------------------------------------------
+//
+// A Korean particle after a value depends on how the value ends when read aloud: 은/는, 이/가,
+// 을/를, 와/과 on whether its last syllable has a final consonant (받침), (으)로 also on whether
+// that consonant is ㄹ. A caption asks for one with "{key|은}": the particle is written in
+// either form (은 or 는, 이 or 가, 을 or 를, 와 or 과, 로, 으로 or (으)로; or as the pair, 은/는),
+// and the app picks the right one for the value it inserts.
+enum class Particle { topic, subject, object, with, toward };  // 은/는 이/가 을/를 와/과 (으)로
+// "은", "는", "은/는", ... -> the particle; nullopt for anything else (surrounding spaces allowed).
+std::optional<Particle> parse_particle(std::string_view spec);
+// The particles lesson files may use, for messages: "은/는, 이/가, 을/를, 와/과, (으)로".
+std::string_view particle_names();
+
+// How a text ends when read aloud in Korean: no final consonant, ㄹ, or another final consonant.
+// Read from its last spoken syllable, after trailing spaces, closing brackets, quotes and
+// punctuation: Hangul by its final consonant (jongseong); a number as Korean reads it (3 삼,
+// 2 이, 10 십, 100 백, 1,000 천, 20,000 만; after a decimal point digit by digit: 1.98 팔);
+// a Latin letter by its name (A 에이, B 비, ... L 엘, M 엠, N 엔, R 알); % 퍼센트, × 배,
+// ² ³ 제곱. nullopt when the end cannot be read (a dash, an emoji, another script, empty).
+enum class Final { none, rieul, other };
+std::optional<Final> korean_final(std::string_view text);
+
+// The particle form to write right after `value`: "는" after "H200 (SXM, 141 GB)", "은" after
+// "A100", "과" after "GPU 없음", "로" after "서울". When the end cannot be read, both forms:
+// "은(는)", "이(가)", "을(를)", "과(와)", "(으)로".
+std::string particle_after(std::string_view value, Particle particle);
 
 struct CaptionSpan {
     std::string text;

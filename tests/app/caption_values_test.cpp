@@ -376,3 +376,54 @@ TEST(CaptionValuesWaves, ManyWavesAreCountedInTheRightWordsBeforeTheRunEnds) {
   ctx.language = ws::lesson::Language::ko;
   EXPECT_EQ(caption_value("sim.wave_count", ctx), "웨이브 4번");
 }
+
+// The Korean lesson's captions as the window expands them: the particle after a value fits how
+// the value is read ("H200 (SXM, 141 GB)는", "GPU 없음과"), never the fixed one the text had.
+TEST_F(CaptionValues, KoreanCaptionsChooseTheParticleForTheValue) {
+  const ws::lesson::Vocabulary vocab = ws::app::registry_vocabulary();
+  const auto r = ws::lesson::load_lesson_file(ws::app::assets_dir() + "/lessons/gpu-story.ko.toml", vocab);
+  ASSERT_TRUE(r.ok());
+  ctx_.language = ws::lesson::Language::ko;
+  const auto expand = [&](const ws::lesson::AppliedState& st) {
+    return ws::lesson::expand_caption(st.caption, [&](std::string_view key) { return caption_value(key, ctx_); });
+  };
+  int with_particles = 0;
+  bool saw_h200 = false, saw_a100 = false, saw_measured = false;
+  for (std::size_t i = 0; i < r.lesson->steps.size(); ++i) {
+    const auto st = ws::lesson::state_at(*r.lesson, i, ws::lesson::AppliedState{});
+    const sim::GpuPreset g = sim::find_gpu(st.gpu_preset);
+    ctx_.gpu = &g;
+    ctx_.gpu_name = "";  // no GPU on this machine: measured.gpu_name is "GPU 없음"
+    const std::string text = expand(st);
+    SCOPED_TRACE(text);
+    for (const auto& use : ws::lesson::caption_placeholder_uses(st.caption)) with_particles += use.has_particle;
+    // Every value is known here, so no particle falls back to both forms, and no '|' is left.
+    for (const char* both : {"은(는)", "이(가)", "을(를)", "과(와)", "(으)로"})
+      EXPECT_EQ(text.find(both), std::string::npos) << both;
+    EXPECT_EQ(text.find('|'), std::string::npos);
+    // A year in brackets is never glued to a name that has its own ("A100 (SXM4, 80 GB)(2020)").
+    std::string plain = text;  // without the bold markers, as it is read
+    for (std::size_t at; (at = plain.find("**")) != std::string::npos;) plain.erase(at, 2);
+    EXPECT_EQ(plain.find(")("), std::string::npos);
+    if (st.gpu_preset == "h200") {
+      saw_h200 = true;
+      EXPECT_EQ(g.name, "H200 (SXM, 141 GB)");
+      EXPECT_NE(text.find("**H200 (SXM, 141 GB)는**"), std::string::npos);  // ...비 + 는
+    }
+    if (st.gpu_preset == "a100-80gb") {
+      saw_a100 = true;
+      EXPECT_NE(text.find("**A100 (SXM4, 80 GB)는**"), std::string::npos);
+    }
+    if (st.caption.find("{measured.gpu_name") != std::string::npos) {
+      saw_measured = true;
+      EXPECT_NE(text.find("GPU 없음과"), std::string::npos);
+      EXPECT_EQ(text.find("GPU 없음와"), std::string::npos);
+      ctx_.gpu_name = "NVIDIA GeForce RTX 4090";  // 사공구공 / 구십: 과
+      EXPECT_NE(expand(st).find("NVIDIA GeForce RTX 4090과"), std::string::npos) << expand(st);
+      ctx_.gpu_name = "NVIDIA A2";  // 이: 와
+      EXPECT_NE(expand(st).find("NVIDIA A2와"), std::string::npos) << expand(st);
+    }
+  }
+  EXPECT_TRUE(saw_h200 && saw_a100 && saw_measured);
+  EXPECT_GE(with_particles, 5);
+}

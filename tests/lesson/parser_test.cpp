@@ -262,6 +262,30 @@ TEST(LessonErrors, UnknownPlaceholderWarnsAtThePlaceholder) {
     EXPECT_NE(d.message.find("did you mean 'sim.gpu_time_ms'"), std::string::npos) << d.message;
 }
 
+// "{key|particle}" takes one of the Korean particles the app can choose; any other is an error
+// at the placeholder, listing the valid ones. A known particle on an unknown key is only the
+// usual warning.
+TEST(LessonErrors, UnknownParticleIsAnErrorAtThePlaceholder) {
+    const ParseResult r = parse("title = \"T\"\n[[step]]\ncaption = \"\"\"\n한국어 {preset.gpu_name|의} 설명\n\"\"\"\n");
+    EXPECT_FALSE(r.ok());
+    const Diagnostic d = only(r);
+    EXPECT_EQ(d.severity, Sev::error);
+    EXPECT_EQ(d.line, 4);
+    EXPECT_EQ(d.column, 5);
+    EXPECT_NE(d.message.find("unknown particle '의'"), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("은/는, 이/가, 을/를, 와/과, (으)로"), std::string::npos) << d.message;
+
+    EXPECT_FALSE(parse("title = \"T\"\n[[step]]\ncaption = \"{sim.m|}\"\n").ok());
+    for (const char* p : {"은", "는", "은/는", "이", "가", "을", "를", "와", "과", "로", "으로", "(으)로"}) {
+        const ParseResult ok = parse(std::string("title = \"T\"\n[[step]]\ncaption = \"{preset.gpu_name|") + p + "}\"\n");
+        EXPECT_TRUE(ok.ok()) << p << dump(ok);
+        EXPECT_TRUE(ok.diagnostics.empty()) << p << dump(ok);
+    }
+    const ParseResult typo = parse("title = \"T\"\n[[step]]\ncaption = \"{preset.gpu_nam|은}\"\n");
+    ASSERT_TRUE(typo.ok());
+    EXPECT_NE(only(typo).message.find("unknown caption placeholder '{preset.gpu_nam}'"), std::string::npos);
+}
+
 TEST(LessonErrors, PlaceholderColumnCountsCodePoints) {
     const ParseResult r = parse("title = \"T\"\n[[step]]\ncaption = \"한국어 {nope}\"\n");
     const Diagnostic d = only(r);

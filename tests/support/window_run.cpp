@@ -9,6 +9,11 @@
 
 namespace ws::test_support {
 
+nlohmann::json printed_state(const std::string& output) {
+  const auto brace = output.rfind("\n{");
+  return nlohmann::json::parse(output.substr(brace == std::string::npos ? 0 : brace + 1), nullptr, false);
+}
+
 WindowRun run_window(const std::string& name, const std::string& args, const WindowOptions& options) {
   WindowRun run;
   const std::string png = std::string(TEST_OUT_DIR) + "/" + name + ".png";
@@ -22,8 +27,7 @@ WindowRun run_window(const std::string& name, const std::string& args, const Win
   const auto r = run_command(env + WARPSCOPE_BIN + " --screenshot " + png + " " + args);
   run.exit_code = r.exit_code;
   run.output = r.output;
-  const auto brace = r.output.rfind("\n{");
-  run.state = nlohmann::json::parse(r.output.substr(brace == std::string::npos ? 0 : brace + 1), nullptr, false);
+  run.state = printed_state(r.output);
   int channels = 0;
   if (unsigned char* data = stbi_load(png.c_str(), &run.w, &run.h, &channels, 4)) {
     run.rgba.assign(data, data + static_cast<std::size_t>(run.w) * run.h * 4);

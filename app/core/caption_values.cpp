@@ -387,8 +387,9 @@ const std::unordered_map<std::string_view, Lookup>& table() {
          if (!c.sim) return std::nullopt;
          return std::to_string(c.sim->thread_cell_side() * c.sim->thread_cell_side());
        }},
+      // The tensor model's instruction, whichever kernel the step animates: a fact of the model.
       {"sim.mma_shape", [](const CaptionContext& c) -> Value {
-         if (!c.sim || !sim::uses_tensor_cores(c.sim->config().kernel)) return std::nullopt;
+         if (!c.sim) return std::nullopt;
          return fmt::format("{}×{}×{}", sim::kMmaShape.m, sim::kMmaShape.n, sim::kMmaShape.k);
        }},
       {"sim.cpu_time_ms", [](const CaptionContext& c) -> Value {

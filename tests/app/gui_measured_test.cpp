@@ -151,7 +151,7 @@ TEST(GuiMeasured, GlKernelRunsInTheWindowAndASoftwareRendererIsNotTheGpu) {
 TEST(GuiMeasured, GlKernelsAnimateAsTheNearestModelledKernel) {
   if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
   for (const auto& [kernel, modelled] : {std::pair{"gl-naive", "naive"}, std::pair{"gl-tiled", "tiled"},
-                                         std::pair{"gl-regblock", "tiled"}}) {
+                                         std::pair{"gl-regblock", "regblock"}}) {
     const auto r = run_window(std::string("animate_") + kernel,
                               std::string("--frames 2 --window 1280x720 --no-run --size 64 --print-state ") +
                                   "--gpu-kernel " + kernel);

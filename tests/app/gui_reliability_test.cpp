@@ -32,7 +32,7 @@ TEST(GuiReliability, ThemeAndScaleChangesNeverCompoundTheStyle) {
   if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
   std::string toggles;
   for (int i = 0; i < 24; ++i) toggles += ",T";
-  for (const std::string& scale_key : {"Ctrl+Minus", "Ctrl+Equal"}) {
+  for (const std::string scale_key : {"Ctrl+Minus", "Ctrl+Equal"}) {
     const auto state = state_after_keys("theme_scale", scale_key + toggles);
     ASSERT_TRUE(state.is_object());
     const double scale = state["ui_scale"];

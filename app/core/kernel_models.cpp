@@ -44,14 +44,11 @@ std::string real_kernel_for_model(std::string_view real_gpu_kernel, sim::Kernel 
   return m.kernel == model && !m.nearest ? candidate : "";
 }
 
-std::string nearest_model_note(std::string_view real_gpu_kernel, sim::Kernel animated) {
-  if (real_gpu_kernel.empty()) return "";
+ModelNote model_note(std::string_view real_gpu_kernel, sim::Kernel animated) {
+  if (real_gpu_kernel.empty()) return ModelNote::none;
   const ModelFor m = model_for_real_kernel(real_gpu_kernel);
-  if (m.kernel != animated) {
-    return fmt::format("the real run is {}; the {} model is animated", real_gpu_kernel, sim::to_string(animated));
-  }
-  if (!m.nearest) return "";
-  return fmt::format("{} is not modelled: {}, the nearest model, is animated", real_gpu_kernel, sim::to_string(animated));
+  if (m.kernel != animated) return ModelNote::other;
+  return m.nearest ? ModelNote::nearest : ModelNote::none;
 }
 
 }  // namespace ws::app

@@ -23,8 +23,10 @@ ModelFor model_for_real_kernel(std::string_view real_gpu_kernel);
 // one; "" when it has none (the model is then animated without changing the real run).
 std::string real_kernel_for_model(std::string_view real_gpu_kernel, sim::Kernel model);
 
-// The line under the animation that says what is animated and why, for a real kernel whose
-// model is only the nearest; "" when the model is the real kernel's own algorithm.
-std::string nearest_model_note(std::string_view real_gpu_kernel, sim::Kernel animated);
+// What the line under the animation must say about the animated model: nothing (it is the real
+// kernel's own algorithm, or no GPU kernel runs), that it is only the nearest model of the real
+// kernel, or that another model than the real kernel's was chosen.
+enum class ModelNote { none, nearest, other };
+ModelNote model_note(std::string_view real_gpu_kernel, sim::Kernel animated);
 
 }  // namespace ws::app

@@ -74,8 +74,8 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
   }
   const auto& cpu = s->cpu();
   const int cores = s->cpu_core_count();
-  ImGui::TextColored(colour_simulated(), "simulated: %s", cpu.name.c_str());
-  ImGui::TextDisabled("%d of its %d cores shown, naive loop, one cell at a time", cores, cpu.cores);
+  ImGui::TextColored(colour_simulated(), "%s", TF("label.simulated", cpu.name).c_str());
+  ImGui::TextDisabled("%s", TF("cpu.cores_shown", cores, cpu.cores).c_str());
   // The model's speed for the real cpu-naive (one core) beside the measured one, each labelled.
   if (const std::string line = model_vs_measured_line(cpu, ui_language()); !line.empty()) {
     const bool measured = real_cpu_runs().naive_gflops.has_value();
@@ -111,13 +111,13 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
       y += line + 1;
     };
     const ImU32 fg = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-    text(edge, fmt::format("Core {}", core));
+    text(edge, TF("cpu.core", core));
     if (box_h > line * 9) {
       // The parts that make a core "smart": each costs transistors a GPU lane does not have.
       const std::string parts[] = {
-          "branch predictor", "out-of-order window",
-          fmt::format("caches: L1 {} KB, L2 {} KB, L3 {:g} MB", cpu.l1d_kb, cpu.l2_kb, cpu.l3_mb),
-          fmt::format("SIMD unit: {}, {} lanes", cpu.simd_isa, cpu.fp32_lanes)};
+          T("cpu.branch_predictor"), T("cpu.ooo_window"),
+          TF("cpu.caches", cpu.l1d_kb, cpu.l2_kb, fmt::format("{:g}", cpu.l3_mb)),
+          TF("cpu.simd_unit", cpu.simd_isa, cpu.fp32_lanes)};
       for (const auto& part : parts) {
         dl->AddRect(ImVec2(a.x + 8, y), ImVec2(b.x - 8, y + line + 2), dim, 3);
         dl->AddText(ImVec2(a.x + 12, y + 1), dim, part.c_str());
@@ -126,19 +126,19 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
       y += 2;
     }
     if (info.row >= 0) {
-      text(fg, fmt::format("cell C[{}][{}]: k {} of {}", info.row, info.col, info.k_done, info.k_total));
+      text(fg, TF("cpu.cell", info.row, info.col, info.k_done, info.k_total));
       const float frac = info.k_total ? float(info.k_done) / info.k_total : 0;
       dl->AddRectFilled(ImVec2(a.x + 8, y), ImVec2(b.x - 8, y + 6), ImGui::GetColorU32(ImGuiCol_Border), 2);
       dl->AddRectFilled(ImVec2(a.x + 8, y), ImVec2(a.x + 8 + (box_w - 16) * frac, y + 6), edge, 2);
       y += 10;
     } else {
-      text(fg, "finished its cells");
+      text(fg, T("cpu.finished"));
     }
-    text(dim, fmt::format("{} of {} cells ({:.2f} %)", info.cells_done, info.cells_assigned, 100 * info.progress));
+    text(dim, TF("cpu.cells", info.cells_done, info.cells_assigned, fmt::format("{:.2f}", 100 * info.progress)));
     const auto accesses = info.l1_hits + info.l2_hits + info.l3_hits + info.dram_accesses;
     if (accesses > 0 && box_h > line * 5)
-      text(dim, fmt::format("L1 hits {:.0f} %, DRAM {:.1f} %", 100.0 * info.l1_hits / accesses,
-                            100.0 * info.dram_accesses / accesses));
+      text(dim, TF("cpu.hits", fmt::format("{:.0f}", 100.0 * info.l1_hits / accesses),
+                   fmt::format("{:.1f}", 100.0 * info.dram_accesses / accesses)));
     dl->PopClipRect();
   }
   ImGui::EndChild();

@@ -29,15 +29,13 @@ std::vector<Line> inspector_text(const SimSession& session, const LaneSelection&
   if (lane.valid() && lane.sm < s->sm_count() && lane.slot < s->warp_slots_per_sm()) {
     const auto li = s->lane_info(lane.sm, lane.slot, lane.lane);
     const auto wi = s->warp_info(lane.sm, lane.slot);
-    out.push_back({Line::heading, fmt::format("SM {}, warp {}, lane {}", lane.sm, lane.slot, lane.lane)});
+    out.push_back({Line::heading, TF("inspector.lane", lane.sm, lane.slot, lane.lane)});
     if (wi.block_x >= 0)
-      out.push_back({Line::plain, fmt::format("block ({},{}), warp {} of the block, thread ({},{})", wi.block_x,
-                                              wi.block_y, wi.warp_in_block, li.thread_x, li.thread_y)});
+      out.push_back({Line::plain, TF("inspector.block", wi.block_x, wi.block_y, wi.warp_in_block, li.thread_x, li.thread_y)});
     if (li.active && li.accumulators.size() > 1) {
       // Register blocking's point: one thread, many cells, each operand loaded once and used for
       // a whole row or column of them. As many to a line as fit, in the lane's register order.
-      out.push_back({Line::plain, fmt::format("computes {} cells of C in registers: k {} of {} each",
-                                              li.accumulators.size(), li.k_done, li.k_total)});
+      out.push_back({Line::plain, TF("inspector.cells", li.accumulators.size(), li.k_done, li.k_total)});
       const std::size_t per_line = accumulators_per_line(width);
       for (std::size_t i = 0; i < li.accumulators.size(); i += per_line) {
         std::string line;
@@ -48,19 +46,18 @@ std::vector<Line> inspector_text(const SimSession& session, const LaneSelection&
         out.push_back({Line::plain, line});
       }
     } else if (li.active) {
-      out.push_back({Line::plain, fmt::format("computes C[{}][{}]: k {} of {}, partial sum {:.6g}", li.row, li.col,
-                                              li.k_done, li.k_total, li.partial_sum)});
+      out.push_back({Line::plain, TF("inspector.cell", li.row, li.col, li.k_done, li.k_total,
+                                     fmt::format("{:.6g}", li.partial_sum))});
     } else {
-      out.push_back({Line::disabled, wi.block_x >= 0 ? "no cell of C (past the matrix edge)" : "no block resident"});
+      out.push_back({Line::disabled, T(wi.block_x >= 0 ? "inspector.no_cell" : "inspector.no_block")});
     }
-    out.push_back({Line::plain, "warp: " + wi.describe()});
+    out.push_back({Line::plain, TF("inspector.warp", wi.describe())});
   } else if (cpu_core >= 0 && cpu_core < s->cpu_core_count()) {
     const auto c = s->cpu_core(cpu_core);
-    out.push_back({Line::heading, fmt::format("Core {} of {}", cpu_core, s->cpu().name)});
-    if (c.row >= 0) out.push_back({Line::plain, fmt::format("computes C[{}][{}]: k {} of {}", c.row, c.col, c.k_done, c.k_total)});
-    out.push_back({Line::plain, fmt::format("{} of {} cells done ({:.3f} %)", c.cells_done, c.cells_assigned, 100 * c.progress)});
-    out.push_back({Line::plain, fmt::format("loads: L1 {}, L2 {}, L3 {}, DRAM {}", c.l1_hits, c.l2_hits, c.l3_hits,
-                                            c.dram_accesses)});
+    out.push_back({Line::heading, TF("inspector.core", cpu_core, s->cpu().name)});
+    if (c.row >= 0) out.push_back({Line::plain, TF("inspector.core_cell", c.row, c.col, c.k_done, c.k_total)});
+    out.push_back({Line::plain, TF("inspector.core_cells", c.cells_done, c.cells_assigned, fmt::format("{:.3f}", 100 * c.progress))});
+    out.push_back({Line::plain, TF("inspector.core_loads", c.l1_hits, c.l2_hits, c.l3_hits, c.dram_accesses)});
   } else {
     out.push_back({Line::disabled, T("label.inspect_hint")});
   }

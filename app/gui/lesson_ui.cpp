@@ -177,7 +177,7 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
         if (ImGui::MenuItem(lesson::language_name(l), nullptr, pres.language == l)) pres.set_language(l);
       ImGui::EndMenu();
     }
-    ImGui::TextDisabled("  Space play/pause   Left/Right step   F11 fullscreen   F12 screenshot   C clean mode");
+    ImGui::TextDisabled("  %s", tr("label.key_hints", lang));
     height = ImGui::GetWindowSize().y;
     ImGui::EndMainMenuBar();
   }

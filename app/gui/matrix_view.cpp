@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include "core/lane_texels.hpp"
+#include "gui/presentation.hpp"
 #include "gui/theme.hpp"
 
 namespace ws::app {
@@ -63,15 +64,15 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
   const float half = (ImGui::GetContentRegionAvail().x - 8) / 2;
   const float box_h = ImGui::GetContentRegionAvail().y - 2 * ImGui::GetTextLineHeightWithSpacing();
   ImGui::BeginGroup();
-  ImGui::TextColored(colour_simulated(), "GPU's C: %.1f %%", 100.0 * s->c_done_count() / total);
+  ImGui::TextColored(colour_simulated(), "%s", TF("matrix.gpu_c", fmt::format("{:.1f}", 100.0 * s->c_done_count() / total)).c_str());
   draw_matrix(gpu_renderer_, fresh ? &gpu_cells_ : nullptr, shape.m, shape.n, ImVec2(half, box_h), highlight_cell);
   ImGui::EndGroup();
   ImGui::SameLine(half + 8);
   ImGui::BeginGroup();
-  ImGui::TextColored(colour_simulated(), "CPU's C: %.2f %%", 100.0 * s->cpu_cells_done() / total);
+  ImGui::TextColored(colour_simulated(), "%s", TF("matrix.cpu_c", fmt::format("{:.2f}", 100.0 * s->cpu_cells_done() / total)).c_str());
   draw_matrix(cpu_renderer_, fresh ? &cpu_cells_ : nullptr, shape.m, shape.n, ImVec2(half, box_h), highlight_cell);
   ImGui::EndGroup();
-  ImGui::TextDisabled("colour: the SM or core that finished the cell");
+  ImGui::TextDisabled("%s", T("matrix.colour_note"));
   ImGui::EndChild();
 }
 

@@ -49,6 +49,11 @@ struct Presentation {
 lesson::Language ui_language();
 void set_ui_language(lesson::Language lang);
 inline const char* T(const char* key) { return lesson::tr(key, ui_language()); }
+// T with fmt-style arguments: "cycle {} of {}".
+template <class... Args>
+std::string TF(const char* key, Args&&... args) {
+  return lesson::trf(key, ui_language(), std::forward<Args>(args)...);
+}
 
 // Where F12 writes: $XDG_PICTURES_DIR or ~/Pictures when it exists, else the current directory.
 std::string user_screenshot_path();

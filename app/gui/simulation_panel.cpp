@@ -119,10 +119,13 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
 
   const auto& shape = controls.shape;
   const bool capped = shape.m != real.shape.m || shape.n != real.shape.n || shape.k != real.shape.k;
-  std::string note = "animating " + format_shape({shape.m, shape.n, shape.k});
-  if (capped) note += " (the real run uses " + format_shape(real.shape) + ")";
-  if (const std::string nearest = nearest_model_note(real.gpu_kernel, controls.kernel); !nearest.empty())
-    note += "; " + nearest;
+  std::string note = TF("sim.animating", format_shape({shape.m, shape.n, shape.k}));
+  if (capped) note += TF("sim.real_run_uses", format_shape(real.shape));
+  switch (model_note(real.gpu_kernel, controls.kernel)) {
+    case ModelNote::nearest: note += TF("sim.nearest_model", real.gpu_kernel, sim::to_string(controls.kernel)); break;
+    case ModelNote::other: note += TF("sim.other_model", real.gpu_kernel, sim::to_string(controls.kernel)); break;
+    case ModelNote::none: break;
+  }
   ImGui::TextDisabled("%s", note.c_str());
   draw_legend(sim::uses_tensor_cores(controls.kernel));
 

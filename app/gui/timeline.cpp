@@ -14,8 +14,8 @@ namespace ws::app {
 
 std::string finish_caption(const sim::Simulation& s) {
   if (!s.gpu_done()) return {};
-  return fmt::format("The simulated GPU finished at {:.4g} ms; the CPU cores are {:.3g} % through.",
-                     s.cycle_to_ms(s.total_cycles()), 100.0 * s.cpu_progress());
+  return TF("timeline.finished", fmt::format("{:.4g}", s.cycle_to_ms(s.total_cycles())),
+            fmt::format("{:.3g}", 100.0 * s.cpu_progress()));
 }
 
 void draw_timeline_controls(SimSession& session);
@@ -23,11 +23,11 @@ void draw_timeline_controls(SimSession& session);
 std::string buffer_status(const SimSession& session) {
   const auto percent = static_cast<int>(100.0 * session.simulated_fraction());
   if (const auto target = session.seek_pending()) {
-    if (*target <= session.simulated_cycles()) return fmt::format("seeking to cycle {}...", *target);
-    return fmt::format("seeking to cycle {}: simulating... {} %", *target, percent);
+    if (*target <= session.simulated_cycles()) return TF("timeline.seeking", *target);
+    return TF("timeline.seeking_simulating", *target, percent);
   }
-  if (session.buffering()) return fmt::format("waiting for the simulation: {} % done", percent);
-  return fmt::format("simulating... {} % (to cycle {})", percent, session.simulated_cycles());
+  if (session.buffering()) return TF("timeline.buffering", percent);
+  return TF("timeline.simulating_to", percent, session.simulated_cycles());
 }
 
 static std::int64_t big_step(const SimSession& session) {
@@ -49,20 +49,21 @@ void handle_timeline_keys(SimSession& session, bool arrows_step_cycles) {
 void draw_timeline(SimSession& session, bool clean) {
   const sim::Simulation* s = session.simulation();
   if (!s) {
-    ImGui::TextDisabled("%s", session.building() ? "simulating..." : session.error().c_str());
+    ImGui::TextDisabled("%s", session.building() ? T("timeline.simulating") : session.error().c_str());
     return;
   }
   if (!clean) draw_timeline_controls(session);
-  ImGui::TextColored(colour_simulated(), "simulated: %s, %s kernel", s->gpu().name.c_str(), sim::to_string(s->config().kernel));
+  ImGui::TextColored(colour_simulated(), "%s", TF("timeline.simulated_kernel", s->gpu().name, sim::to_string(s->config().kernel)).c_str());
   ImGui::SameLine();
   if (s->complete()) {
-    ImGui::Text("cycle %lld of %lld  =  %.4g of %.4g ms at %.0f MHz", static_cast<long long>(s->cycle()),
-                static_cast<long long>(s->total_cycles()), s->cycle_to_ms(s->cycle()),
-                s->cycle_to_ms(s->total_cycles()), s->gpu().clock_mhz);
+    ImGui::TextUnformatted(TF("timeline.cycle_of", s->cycle(), s->total_cycles(), fmt::format("{:.4g}", s->cycle_to_ms(s->cycle())),
+                              fmt::format("{:.4g}", s->cycle_to_ms(s->total_cycles())), fmt::format("{:.0f}", s->gpu().clock_mhz))
+                               .c_str());
   } else {
     // The end is not known yet: say how far the simulation behind the animation has got.
-    ImGui::Text("cycle %lld  =  %.4g ms at %.0f MHz", static_cast<long long>(s->cycle()), s->cycle_to_ms(s->cycle()),
-                s->gpu().clock_mhz);
+    ImGui::TextUnformatted(TF("timeline.cycle_at", s->cycle(), fmt::format("{:.4g}", s->cycle_to_ms(s->cycle())),
+                              fmt::format("{:.0f}", s->gpu().clock_mhz))
+                               .c_str());
     ImGui::TextDisabled("%s", buffer_status(session).c_str());
   }
   const auto caption = finish_caption(*s);
@@ -74,16 +75,16 @@ void draw_timeline(SimSession& session, bool clean) {
 
 void draw_timeline_controls(SimSession& session) {
   if (ImGui::Button("|<")) session.restart();
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Restart (Home)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T("timeline.restart"));
   ImGui::SameLine();
   if (ImGui::Button("<")) session.step(-1);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Step back one cycle (Left; Shift: 1 %%)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T("timeline.step_back"));
   ImGui::SameLine();
   if (ImGui::Button(session.playing() ? T("control.pause") : T("control.play"), ImVec2(90, 0))) session.toggle_play();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Space");
   ImGui::SameLine();
   if (ImGui::Button(">")) session.step(1);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Step one cycle (Right; Shift: 1 %%)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T("timeline.step_forward"));
   ImGui::SameLine();
   float speed = static_cast<float>(session.speed());
   ImGui::SetNextItemWidth(220);

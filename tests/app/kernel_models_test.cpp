@@ -6,7 +6,8 @@
 namespace {
 
 using ws::app::model_for_real_kernel;
-using ws::app::nearest_model_note;
+using ws::app::model_note;
+using ws::app::ModelNote;
 using ws::app::real_kernel_for_model;
 using ws::sim::Kernel;
 
@@ -37,10 +38,12 @@ TEST(KernelModels, ChoosingAModelSwitchesTheRealKernelWithinItsApi) {
 }
 
 TEST(KernelModels, TheNoteSaysWhatIsAnimatedAndWhy) {
-  EXPECT_EQ(nearest_model_note("cuda-tiled", Kernel::tiled), "");
-  EXPECT_EQ(nearest_model_note("", Kernel::tensor), "");
-  EXPECT_EQ(nearest_model_note("cublas", Kernel::regblock), "cublas is not modelled: regblock, the nearest model, is animated");
-  EXPECT_EQ(nearest_model_note("gl-tiled", Kernel::tensor), "the real run is gl-tiled; the tensor model is animated");
+  EXPECT_EQ(model_note("cuda-tiled", Kernel::tiled), ModelNote::none);
+  EXPECT_EQ(model_note("", Kernel::tensor), ModelNote::none);
+  EXPECT_EQ(model_note("cublas", Kernel::regblock), ModelNote::nearest);
+  EXPECT_EQ(model_note("cublas-bf16", Kernel::tensor), ModelNote::nearest);
+  EXPECT_EQ(model_note("gl-tiled", Kernel::tensor), ModelNote::other);
+  EXPECT_EQ(model_note("cublas", Kernel::tiled), ModelNote::other);
 }
 
 }  // namespace

@@ -79,6 +79,8 @@ struct ExportArgs {
   std::string lang;
   std::string window;
   std::string config_dir;
+  bool print_state = false;
+  bool wait_results = false;
 };
 
 }  // namespace
@@ -96,7 +98,9 @@ void add_lesson_commands(CLI::App& app, int& exit_code) {
   check->callback([files, &exit_code] {
     const auto loaded = vocabulary_or_report(exit_code);
     if (!loaded) return;
-    const lesson::Vocabulary& vocab = *loaded;
+    lesson::Vocabulary vocab = *loaded;
+    // Placeholders this machine cannot fill (a GPU measurement without a GPU) are warnings.
+    vocab.machine_has_gpu = machine_has_hardware_gpu();
     bool any_error = false;
     for (const auto& file : *files) {
       const auto r = check_file(file, vocab);
@@ -122,6 +126,12 @@ void add_lesson_commands(CLI::App& app, int& exit_code) {
   exp->add_option("--config-dir", args->config_dir,
                   "Read and write settings.toml in this directory; without it an export leaves the saved settings "
                   "alone");
+  exp->add_flag("--print-state", args->print_state,
+                "After each PNG print one JSON line: lesson_step, caption (as drawn) and caption_unfilled "
+                "(placeholders shown as a dash)");
+  exp->add_flag("--wait-results", args->wait_results,
+                "Write a step only once its caption has every value (a real run finished, the simulation done), "
+                "or after 2 minutes");
   exp->callback([args, &exit_code] {
     GuiOptions gui;
     if (!args->window.empty() && !parse_window_size(args->window, gui.width, gui.height)) {
@@ -156,6 +166,8 @@ void add_lesson_commands(CLI::App& app, int& exit_code) {
     gui.language = args->lang.empty() ? r.lesson->language : args->lang;
     gui.start_real_run = false;  // an export shows the lesson, it does not benchmark this machine
     gui.config_dir = args->config_dir;  // empty: the user's settings are neither read nor written
+    gui.print_state = args->print_state;
+    gui.wait_results = args->wait_results;
     exit_code = run_gui(gui);
   });
 

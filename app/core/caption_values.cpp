@@ -197,6 +197,9 @@ Value measured_verified(const CaptionContext& c) {
   return std::nullopt;
 }
 
+// What a GPU measurement says where there is no GPU to measure: words, never a made-up number.
+Value no_gpu_words(const CaptionContext& c) { return std::string(lesson::tr("label.no_gpu_here", c.language)); }
+
 const std::unordered_map<std::string_view, Lookup>& table() {
   static const std::unordered_map<std::string_view, Lookup> t = {
       // ---- preset.*
@@ -443,13 +446,19 @@ const std::unordered_map<std::string_view, Lookup>& table() {
          return ran(c.cpu_result) ? Value(c.cpu_result->kernel) : std::nullopt;
        }},
       {"measured.gpu_kernel", [](const CaptionContext& c) -> Value {
+         if (c.no_gpu_here) return no_gpu_words(c);
          return ran(c.gpu_result) ? Value(c.gpu_result->kernel) : std::nullopt;
        }},
       {"measured.cpu_ms", [](const CaptionContext& c) { return measured_ms(c.cpu_result); }},
-      {"measured.gpu_ms", [](const CaptionContext& c) { return measured_ms(c.gpu_result); }},
+      {"measured.gpu_ms", [](const CaptionContext& c) {
+         return c.no_gpu_here ? no_gpu_words(c) : measured_ms(c.gpu_result);
+       }},
       {"measured.cpu_gflops", [](const CaptionContext& c) { return measured_gflops(c.cpu_result); }},
-      {"measured.gpu_gflops", [](const CaptionContext& c) { return measured_gflops(c.gpu_result); }},
+      {"measured.gpu_gflops", [](const CaptionContext& c) {
+         return c.no_gpu_here ? no_gpu_words(c) : measured_gflops(c.gpu_result);
+       }},
       {"measured.ratio", [](const CaptionContext& c) -> Value {
+         if (c.no_gpu_here) return no_gpu_words(c);
          const auto g = gflops_of(c.gpu_result);
          const auto p = gflops_of(c.cpu_result);
          // Same rule as speedup_sentence: only two verified runs of the same problem compare.

@@ -23,6 +23,10 @@ struct CaptionContext {
   const kernels::JobResult* cpu_result = nullptr;  // measured on this machine (may be null / skipped / unverified)
   const kernels::JobResult* gpu_result = nullptr;
   std::string cpu_name, gpu_name;                  // this machine's CPU and GPU names ("" when no GPU)
+  // This machine has no hardware GPU and no run measured elsewhere gives a GPU figure: the GPU
+  // measurements (measured.gpu_ms, gpu_gflops, gpu_kernel, ratio) say so in words
+  // (label.no_gpu_here) instead of a dash that would wait for a run that can never come.
+  bool no_gpu_here = false;
 
   // Fraction (0..1) of C the simulated CPU cores had done when the simulated GPU finished; see
   // cpu_progress_at_gpu_finish(). Without it, sim.cpu_* keys are only known while the

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "warpscope/kernels/job.hpp"
+#include "warpscope/kernels/system_info.hpp"
 #include "warpscope/sim/presets.hpp"
 #include "warpscope/sim/simulation.hpp"
 
@@ -29,6 +30,12 @@ lesson::Vocabulary registry_vocabulary() {
     if (sim::uses_tensor_cores(*sim::parse_kernel(name))) v.tensor_kernels.push_back(name);
   for (const auto& k : kernels::all_kernels()) add_unique(v.real_kernels, k.name);
   return v;
+}
+
+bool machine_has_hardware_gpu() {
+  if (kernels::gpu_info()) return true;
+  const auto gl = kernels::gl_info();
+  return gl && !gl->software;  // a software renderer computes on this CPU
 }
 
 }  // namespace ws::app

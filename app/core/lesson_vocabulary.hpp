@@ -10,4 +10,8 @@ namespace ws::app {
 // a half-loaded registry.
 lesson::Vocabulary registry_vocabulary();
 
+// CUDA sees a GPU, or OpenGL runs on real hardware (not llvmpipe): GPU measurements can be made
+// here. Probes the drivers, so call it once.
+bool machine_has_hardware_gpu();
+
 }  // namespace ws::app

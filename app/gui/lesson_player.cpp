@@ -23,7 +23,9 @@ bool LessonPlayer::open(const std::string& path) {
   lesson_ = std::move(result.lesson);
   path_ = path;
   text_ = lesson_->title;
-  for (const auto& step : lesson_->steps) text_ += step.title.value_or("") + step.caption.value_or("");
+  // Every text a step can draw, so the Hangul font holds each of its glyphs.
+  for (const auto& step : lesson_->steps)
+    text_ += step.title.value_or("") + step.caption.value_or("") + step.caption_no_gpu.value_or("");
   error_.clear();
   for (const auto& d : result.diagnostics) error_ += lesson::format(d) + "\n";  // warnings only
   live_.clear();

@@ -185,7 +185,10 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
 }
 
 int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel& sim, const Presentation& pres,
-                        lesson::Language lang) {
+                        lesson::Language lang, RenderedCaption* rendered) {
+  RenderedCaption scratch;
+  RenderedCaption& out = rendered ? *rendered : scratch;
+  out = {};
   using lesson::tr;
   static KernelComparison comparison;
   static std::uint64_t progress_for = 0;  // SimSession::generation() the figure was computed for
@@ -226,7 +229,9 @@ int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel
     for (const auto& key : lesson::caption_placeholders(st.caption)) quotes_sim |= key.rfind("sim.", 0) == 0;
     if (quotes_sim) {
       const auto percent = static_cast<int>(100.0 * s->simulated_fraction());
-      ImGui::TextDisabled("%s", lesson::trf("sim.simulating_percent", lang, percent).c_str());
+      out.text = lesson::trf("sim.simulating_percent", lang, percent);
+      out.waiting = true;
+      ImGui::TextDisabled("%s", out.text.c_str());
       return 0;
     }
   }
@@ -254,8 +259,21 @@ int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel
     ctx.gpu_result = gpu_side->result;
     if (gpu_side->elsewhere || ctx.gpu_name.empty()) ctx.gpu_name = gpu_side->name;
   }
-  const auto text = lesson::expand_caption(st.caption, [&](std::string_view key) { return caption_value(key, ctx); });
+  // No hardware GPU here and no run measured elsewhere: a GPU figure can never come. The step's
+  // caption_no_gpu says the point without it; a caption without one gets words for the values.
+  ctx.no_gpu_here = ctx.gpu_name.empty() && ctx.gpu_result == nullptr;
+  const std::string& caption = ctx.no_gpu_here && !st.caption_no_gpu.empty() ? st.caption_no_gpu : st.caption;
+  const auto text = lesson::expand_caption(caption, [&](std::string_view key) {
+    auto value = caption_value(key, ctx);
+    if (!value || value->empty()) ++out.unfilled;
+    return value;
+  });
   const auto blocks = lesson::parse_caption_markup(text);
+  for (const auto& block : blocks) {
+    if (!out.text.empty()) out.text += '\n';
+    if (block.kind == lesson::CaptionBlock::Kind::list_item) out.text += "\xE2\x80\xA2 ";
+    for (const auto& span : block.spans) out.text += span.text;
+  }
   ImGui::BeginChild("caption_text", ImVec2(0, 0), false);
   draw_caption_blocks(blocks, pres.fonts.regular, pres.fonts.bold, ImGui::GetContentRegionAvail().x);
   ImGui::EndChild();

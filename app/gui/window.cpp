@@ -289,6 +289,8 @@ int run_gui(const GuiOptions& options) {
   std::size_t export_step = 0;
   int export_frames = 0;
   int missing_glyphs = 0;
+  RenderedCaption rendered_caption;  // the caption as the last frame drew it ("" when none was drawn)
+  auto export_step_started = std::chrono::steady_clock::now();
   std::string toast;
   double toast_until = 0;
   bool screenshot_requested = false;
@@ -411,11 +413,12 @@ int run_gui(const GuiOptions& options) {
       last_controls = real_run.session.controls();
     }
     player.clear_applied_flag();
+    rendered_caption = {};
     if (caption_h > 0) {
       ImGui::SetNextWindowPos(ImVec2(left_w, size.y - caption_h));
       ImGui::SetNextWindowSize(ImVec2(size.x - left_w, caption_h));
       ImGui::Begin(lesson::tr("panel.caption", lang), nullptr, fixed);
-      missing_glyphs = draw_lesson_caption(player, real_run, sim_panel, pres, lang);
+      missing_glyphs = draw_lesson_caption(player, real_run, sim_panel, pres, lang, &rendered_caption);
       ImGui::End();
     }
     if (!player.error().empty() && !headless) draw_lesson_error(player, lang);
@@ -451,7 +454,13 @@ int run_gui(const GuiOptions& options) {
     }
     if (!options.export_dir.empty()) {
       // Each step gets a few frames to settle its zoom animation before it is written.
-      if (++export_frames >= 3 && !sim_panel.session.building()) {
+      // With --wait-results a step is written once its caption has every value (the real run
+      // done, the simulation it quotes finished), or after two minutes, whichever comes first.
+      const double step_waited =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - export_step_started).count();
+      const bool caption_settled = !real_run.session.busy() && !rendered_caption.waiting && rendered_caption.unfilled == 0;
+      if (++export_frames >= 3 && !sim_panel.session.building() &&
+          (!options.wait_results || caption_settled || step_waited > 120)) {
         const auto path = fmt::format("{}/step-{:02}.png", options.export_dir, export_step + 1);
         const auto error = write_framebuffer_png(path, fb_w, fb_h);
         if (!error.empty()) {
@@ -460,6 +469,13 @@ int run_gui(const GuiOptions& options) {
           glfwSetWindowShouldClose(window, GLFW_TRUE);
         } else {
           std::printf("%s\n", path.c_str());
+          if (options.print_state)  // one line per step: the caption exactly as this PNG shows it
+            std::printf("%s\n", nlohmann::json{{"lesson_step", export_step + 1},
+                                                {"caption", rendered_caption.text},
+                                                {"caption_unfilled", rendered_caption.unfilled}}
+                                     .dump()
+                                     .c_str());
+          std::fflush(stdout);  // keeps each line whole when stderr shares the pipe
         }
         if (missing_glyphs > 0) {
           std::fprintf(stderr, "warpscope: step %zu: %d characters have no glyph in the loaded fonts\n",
@@ -472,6 +488,7 @@ int run_gui(const GuiOptions& options) {
         } else {
           player.go_to(export_step, real_run, sim_panel);
           sim_panel.session.wait_ready();
+          export_step_started = std::chrono::steady_clock::now();
         }
       }
     } else if (headless && frames_rendered >= options.frames && key_script.finished()) {
@@ -606,6 +623,10 @@ int run_gui(const GuiOptions& options) {
     state["speed_sentence"] = sentence;
     state["lesson_step"] = player.active() ? static_cast<int>(player.step()) + 1 : 0;
     state["lesson_steps"] = static_cast<int>(player.step_count());
+    // The current step's caption as the last frame drew it: placeholders filled, markup stripped
+    // (one line per block, list items as "• "); "" with no lesson or no caption panel.
+    state["caption"] = player.active() ? rendered_caption.text : std::string();
+    state["caption_unfilled"] = player.active() ? rendered_caption.unfilled : 0;
     state["language"] = std::string(lesson::language_code(pres.effective_language()));
     state["hangul_font"] = pres.fonts.hangul_path.value_or("");
     state["missing_glyphs"] = missing_glyphs;

@@ -38,6 +38,10 @@ bool is_tensor_caption_key(std::string_view key) {
     return key == "preset.tensor_tflops" || key == "preset.tensor_format";
 }
 
+bool is_measured_gpu_caption_key(std::string_view key) {
+    return key == "measured.ratio" || (key.rfind("measured.gpu_", 0) == 0 && key != "measured.gpu_name");
+}
+
 namespace {
 
 // Calls on_text for literal runs and on_key for each {key}; shared by expansion and validation

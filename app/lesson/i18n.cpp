@@ -168,6 +168,7 @@ constexpr Entry kTable[] = {
     {"label.failed_verification", "FAILED verification", "검증 실패"},
     {"label.skipped", "skipped", "건너뜀"},
     {"label.no_gpu", "no GPU", "GPU 없음"},
+    {"label.no_gpu_here", "no GPU on this machine", "이 컴퓨터에 GPU 없음"},
     {"label.running", "running...", "실행 중..."},
     {"label.cancelled", "cancelled", "취소됨"},
     {"label.cycle", "cycle {}", "{} 사이클"},

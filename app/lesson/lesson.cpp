@@ -53,7 +53,7 @@ constexpr std::string_view kStepKeys[] = {
     "title",      "caption", "gpu_preset", "cpu_preset", "m",      "n",       "k",
     "kernel",     "block_size", "cpu_kernel", "gpu_kernel", "real_m", "real_n", "real_k",
     "threads",    "zoom",    "highlight",  "panels",     "cycle",  "play",    "speed",
-    "real_run"};
+    "real_run",   "caption_no_gpu"};
 constexpr std::string_view kLanguages[] = {"en", "ko"};
 
 std::string_view type_name(const toml::node& n) {
@@ -174,6 +174,7 @@ public:
             }
         }
         check_tensor_presets(lesson);
+        check_measured_gpu(lesson);
         if (!root.contains("title")) add_at(1, 1, Diagnostic::Severity::error, "missing 'title': every lesson needs a title");
         if (!root.contains("step"))
             add_at(1, 1, Diagnostic::Severity::error, "the lesson has no steps: add at least one [[step]]");
@@ -385,7 +386,8 @@ private:
 
     // Points at the placeholder itself when it can be found in the raw text after the string's
     // start; falls back to the string's start (escapes can make the raw and parsed text differ).
-    void check_caption(const toml::node& n, const std::string& caption) {
+    // no_gpu_caption: the text is a step's caption_no_gpu, shown only where there is no GPU figure.
+    void check_caption(const toml::node& n, const std::string& caption, bool no_gpu_caption = false) {
         const auto& r = n.source();
         std::size_t from = offset_of(static_cast<int>(r.begin.line), static_cast<int>(r.begin.column));
         for (const PlaceholderUse& use : caption_placeholder_uses(caption)) {
@@ -406,10 +408,16 @@ private:
                 tensor_uses_.push_back({current_step_, line, col, key});
                 continue;
             }
-            if (is_known_caption_key(key)) continue;
-            add_at(line, col, Diagnostic::Severity::warning,
-                   fmt::format("unknown caption placeholder '{{{}}}'; it will show as '{}'{}", key, kMissingValue,
-                               suggestion(key, known_caption_keys())));
+            if (!is_known_caption_key(key)) {
+                // No source can ever fill it: on screen it could only be a dash.
+                add_at(line, col, Diagnostic::Severity::error,
+                       fmt::format("unknown caption placeholder '{{{}}}'; nothing can fill it, so it would always "
+                                   "show as '{}'{}",
+                                   key, kMissingValue, suggestion(key, known_caption_keys())));
+                continue;
+            }
+            if (is_measured_gpu_caption_key(key) && !no_gpu_caption)
+                measured_gpu_uses_.push_back({current_step_, line, col, key});
         }
     }
 
@@ -458,6 +466,21 @@ private:
     // AppliedState (LessonPlayer::apply), so folding the steps over it gives the preset each shows.
     // Likewise a step that animates a tensor-core kernel on a GPU that cannot run it: the
     // simulation would be refused.
+    // On a machine without a hardware GPU a GPU measurement can only come from a run measured
+    // elsewhere (--measured); without one the app says so in words, or shows the step's
+    // caption_no_gpu. Worth a warning for the lecturer, never an error: the lesson is fine on
+    // the machine it will be shown on.
+    void check_measured_gpu(const Lesson& lesson) {
+        if (vocab_.machine_has_gpu) return;
+        for (const auto& use : measured_gpu_uses_) {
+            if (use.step < lesson.steps.size() && lesson.steps[use.step].caption_no_gpu) continue;
+            add_at(use.line, use.column, Diagnostic::Severity::warning,
+                   fmt::format("this machine has no GPU: '{{{}}}' in step {} will come from --measured files or be "
+                               "said in words (add caption_no_gpu to the step to say it your way)",
+                               use.key, use.step + 1));
+        }
+    }
+
     void check_tensor_presets(const Lesson& lesson) {
         const auto& without = vocab_.gpus_without_tensor_cores;
         const auto& without_bf16 = vocab_.gpus_without_bf16_tensor_cores;
@@ -505,6 +528,9 @@ private:
             } else if (k == "caption") {
                 s.caption = string_of(node, k);
                 if (s.caption) check_caption(node, *s.caption);
+            } else if (k == "caption_no_gpu") {
+                s.caption_no_gpu = string_of(node, k);
+                if (s.caption_no_gpu) check_caption(node, *s.caption_no_gpu, true);
             } else if (k == "gpu_preset") {
                 s.gpu_preset = name_in(node, k, "GPU preset", vocab_.gpu_presets);
             } else if (k == "cpu_preset") {
@@ -566,6 +592,7 @@ private:
         std::string key;
     };
     std::vector<TensorUse> tensor_uses_;
+    std::vector<TensorUse> measured_gpu_uses_;  // measured.gpu_* / measured.ratio in a step's caption
     std::size_t current_step_ = 0;
 };
 

@@ -50,6 +50,9 @@ struct Step {
 
     std::optional<std::string> title;
     std::optional<std::string> caption;  // markup-lite with {placeholders}; see parse_caption_markup
+    // Shown instead of `caption` where this machine has no hardware GPU and no run measured
+    // elsewhere gives a GPU figure: the same point said without the GPU's numbers.
+    std::optional<std::string> caption_no_gpu;
 
     std::optional<std::string> gpu_preset;
     std::optional<std::string> cpu_preset;
@@ -82,6 +85,7 @@ struct Lesson {
 struct AppliedState {
     std::string title;    // this step's own title, not carried over
     std::string caption;  // this step's own caption, not carried over
+    std::string caption_no_gpu;  // this step's own, not carried over ("" when it has none)
 
     std::string gpu_preset = "h100";
     std::string cpu_preset = "this-machine";
@@ -141,6 +145,10 @@ struct Vocabulary {
     // (no tensor cores, or Volta's FP16-only ones): a step showing both is an error.
     std::vector<std::string> tensor_kernels;
     std::vector<std::string> gpus_without_bf16_tensor_cores;
+    // Whether this machine has a hardware GPU (CUDA, or OpenGL on real hardware). Without one a
+    // caption that quotes a GPU measurement (is_measured_gpu_caption_key) is a warning, unless
+    // its step has a caption_no_gpu: the value can only come from a --measured file or be words.
+    bool machine_has_gpu = true;
 };
 
 // Value ranges, shared by the parser, the docs and the tests.
@@ -174,6 +182,9 @@ const std::vector<std::string_view>& known_caption_keys();
 bool is_known_caption_key(std::string_view key);
 // Keys that only a GPU preset with tensor cores can fill ({preset.tensor_tflops}, {preset.tensor_format}).
 bool is_tensor_caption_key(std::string_view key);
+// Keys only a GPU measurement fills: measured.gpu_* (but not measured.gpu_name, which names the
+// GPU or says there is none) and measured.ratio.
+bool is_measured_gpu_caption_key(std::string_view key);
 
 // Shown for a placeholder whose value is unknown or not available yet: never an invented number.
 inline constexpr std::string_view kMissingValue = "\xE2\x80\x94";  // U+2014 EM DASH

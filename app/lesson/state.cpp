@@ -16,6 +16,7 @@ void apply_step(const Step& step, AppliedState& s) {
     // Title and caption belong to the step: carrying the previous one over would show stale text.
     s.title = step.title.value_or(std::string{});
     s.caption = step.caption.value_or(std::string{});
+    s.caption_no_gpu = step.caption_no_gpu.value_or(std::string{});
     take(step.gpu_preset, s.gpu_preset);
     take(step.cpu_preset, s.cpu_preset);
     take(step.m, s.m);

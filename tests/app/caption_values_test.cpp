@@ -427,3 +427,21 @@ TEST_F(CaptionValues, KoreanCaptionsChooseTheParticleForTheValue) {
   EXPECT_TRUE(saw_h200 && saw_a100 && saw_measured);
   EXPECT_GE(with_particles, 5);
 }
+
+// No hardware GPU here and nothing measured elsewhere: a GPU figure can never come, so the GPU
+// measurements say so in words (in the UI language) instead of a dash; no number is made up.
+TEST_F(CaptionValues, NoGpuHereIsSaidInWords) {
+  ctx_.gpu_result = nullptr;
+  ctx_.gpu_name = "";
+  ctx_.no_gpu_here = true;
+  for (const char* key : {"measured.gpu_ms", "measured.gpu_gflops", "measured.gpu_kernel", "measured.ratio"})
+    EXPECT_EQ(value(key), "no GPU on this machine") << key;
+  EXPECT_EQ(value("measured.gpu_name"), "no GPU");
+  EXPECT_EQ(value("measured.cpu_ms"), "400");  // the CPU side is untouched
+  ctx_.language = ws::lesson::Language::ko;
+  EXPECT_EQ(value("measured.ratio"), ws::lesson::tr("label.no_gpu_here", ws::lesson::Language::ko));
+  EXPECT_NE(value("measured.ratio"), "no GPU on this machine");
+  // Without the flag a missing GPU run is only "not yet": a dash.
+  ctx_.no_gpu_here = false;
+  EXPECT_FALSE(caption_value("measured.gpu_ms", ctx_));
+}

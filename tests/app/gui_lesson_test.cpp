@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <set>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -41,13 +43,31 @@ TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
   for (const char* lang : {"en", "ko"}) {
     const fs::path dir = fs::path(out_dir) / (std::string("export_") + lang);
     fs::remove_all(dir);
-    const auto r = run_command(bin + " lesson export " + lessons + "/gpu-story.en.toml --out " + dir.string() + " --lang " + lang);
+    // --wait-results: each step is written once its caption has every value (the real run of the
+    // measured step included); --print-state: one JSON line per step with the caption as drawn.
+    const auto r = run_command(bin + " lesson export " + lessons + "/gpu-story.en.toml --out " + dir.string() +
+                               " --lang " + lang + " --print-state --wait-results");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     int pngs = 0;
     for (const auto& e : fs::directory_iterator(dir))
       if (e.path().extension() == ".png" && fs::file_size(e.path()) > 10000) ++pngs;
     EXPECT_GE(pngs, 12) << lang;
     EXPECT_EQ(r.output.find("no glyph"), std::string::npos) << r.output;
+    // No hole in the numbers: every placeholder of every step filled, no dash on screen (a machine
+    // without a GPU says so in words or shows the step's caption_no_gpu).
+    std::set<int> steps;  // the window's own state line at exit repeats the last step
+    std::istringstream lines(r.output);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.empty() || line[0] != '{') continue;
+      const auto step = nlohmann::json::parse(line, nullptr, false);
+      if (step.is_discarded() || !step.contains("caption_unfilled")) continue;
+      steps.insert(step["lesson_step"].get<int>());
+      const std::string caption = step["caption"];
+      EXPECT_EQ(step["caption_unfilled"], 0) << lang << " step " << step["lesson_step"] << ": " << caption;
+      EXPECT_EQ(caption.find("\xE2\x80\x94"), std::string::npos) << lang << " step " << step["lesson_step"] << ": " << caption;
+      EXPECT_FALSE(caption.empty()) << lang << " step " << step["lesson_step"];
+    }
+    EXPECT_EQ(static_cast<int>(steps.size()), pngs) << lang << ": one caption line per step\n" << r.output;
   }
 }
 

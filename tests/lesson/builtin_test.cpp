@@ -37,6 +37,7 @@ AppliedState state_only(const Step& s) {
     Step copy = s;
     copy.title.reset();
     copy.caption.reset();
+    copy.caption_no_gpu.reset();
     copy.line = 0;
     apply_step(copy, st);
     return st;

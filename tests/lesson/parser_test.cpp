@@ -251,11 +251,12 @@ TEST(LessonErrors, UnknownKeysWarnWithLocationAndStillLoad) {
     EXPECT_EQ(d.column, 1);
 }
 
-TEST(LessonErrors, UnknownPlaceholderWarnsAtThePlaceholder) {
+// A key nothing can ever fill would always show as a dash: an error at the placeholder.
+TEST(LessonErrors, UnknownPlaceholderIsAnErrorAtThePlaceholder) {
     const ParseResult r = parse("title = \"T\"\n[[step]]\ncaption = \"\"\"\nline one\n  GPU: {sim.gpu_tme_ms} ms\n\"\"\"\n");
-    ASSERT_TRUE(r.ok()) << dump(r);
+    ASSERT_FALSE(r.ok()) << dump(r);
     const Diagnostic d = only(r);
-    EXPECT_EQ(d.severity, Sev::warning);
+    EXPECT_EQ(d.severity, Sev::error);
     EXPECT_EQ(d.line, 5);
     EXPECT_EQ(d.column, 8);
     EXPECT_NE(d.message.find("unknown caption placeholder '{sim.gpu_tme_ms}'"), std::string::npos) << d.message;
@@ -263,8 +264,8 @@ TEST(LessonErrors, UnknownPlaceholderWarnsAtThePlaceholder) {
 }
 
 // "{key|particle}" takes one of the Korean particles the app can choose; any other is an error
-// at the placeholder, listing the valid ones. A known particle on an unknown key is only the
-// usual warning.
+// at the placeholder, listing the valid ones. A known particle on an unknown key is the usual
+// unknown-key error.
 TEST(LessonErrors, UnknownParticleIsAnErrorAtThePlaceholder) {
     const ParseResult r = parse("title = \"T\"\n[[step]]\ncaption = \"\"\"\n한국어 {preset.gpu_name|의} 설명\n\"\"\"\n");
     EXPECT_FALSE(r.ok());
@@ -282,7 +283,7 @@ TEST(LessonErrors, UnknownParticleIsAnErrorAtThePlaceholder) {
         EXPECT_TRUE(ok.diagnostics.empty()) << p << dump(ok);
     }
     const ParseResult typo = parse("title = \"T\"\n[[step]]\ncaption = \"{preset.gpu_nam|은}\"\n");
-    ASSERT_TRUE(typo.ok());
+    EXPECT_FALSE(typo.ok());
     EXPECT_NE(only(typo).message.find("unknown caption placeholder '{preset.gpu_nam}'"), std::string::npos);
 }
 
@@ -428,4 +429,45 @@ TEST(LessonFiles, LoadsFromDiskWithTheFileNameInDiagnostics) {
     std::filesystem::remove(path);
     const Diagnostic d = only(r);
     EXPECT_EQ(format(d), path.string() + ":3:5: error: 'm' is 0, outside the range 1..16384");
+}
+
+// On a machine without a hardware GPU a GPU measurement can only come from a --measured file or
+// be said in words: a warning for the lecturer (the lesson still loads), none with a GPU, none
+// when the step says it another way in caption_no_gpu. measured.gpu_name always has words.
+TEST(LessonErrors, GpuMeasurementWithoutAGpuIsAWarning) {
+    const std::string text =
+        "title = \"T\"\n[[step]]\ncaption = \"on {measured.gpu_name}: {measured.gpu_ms} ms, {measured.ratio}x\"\n"
+        "[[step]]\ncaption = \"{measured.gpu_gflops} GFLOP/s\"\ncaption_no_gpu = \"{measured.cpu_gflops} GFLOP/s\"\n";
+    Vocabulary no_gpu;
+    no_gpu.machine_has_gpu = false;
+    const ParseResult r = parse_lesson(text, "t.toml", no_gpu);
+    ASSERT_TRUE(r.ok()) << dump(r);
+    ASSERT_EQ(r.diagnostics.size(), 2u) << dump(r);
+    for (const auto& d : r.diagnostics) {
+        EXPECT_EQ(d.severity, Sev::warning);
+        EXPECT_EQ(d.line, 3);
+        EXPECT_NE(d.message.find("this machine has no GPU"), std::string::npos) << d.message;
+        EXPECT_NE(d.message.find("--measured"), std::string::npos) << d.message;
+    }
+    EXPECT_EQ(r.diagnostics[0].column, 36);
+    EXPECT_NE(r.diagnostics[0].message.find("'{measured.gpu_ms}'"), std::string::npos);
+    EXPECT_NE(r.diagnostics[1].message.find("'{measured.ratio}'"), std::string::npos);
+    EXPECT_EQ(r.lesson->steps[1].caption_no_gpu.value_or(""), "{measured.cpu_gflops} GFLOP/s");
+
+    const ParseResult with_gpu = parse_lesson(text, "t.toml", Vocabulary{});
+    ASSERT_TRUE(with_gpu.ok());
+    EXPECT_TRUE(with_gpu.diagnostics.empty()) << dump(with_gpu);
+
+    // caption_no_gpu is checked like a caption: an unknown key there is an error too.
+    EXPECT_FALSE(parse_lesson("title = \"T\"\n[[step]]\ncaption_no_gpu = \"{measured.nope}\"\n", "t.toml", no_gpu).ok());
+}
+
+// Every key a caption may quote has a source: what is_known_caption_key accepts is what the app fills.
+TEST(LessonErrors, MeasuredGpuKeysAreTheGpuMeasurements) {
+    EXPECT_TRUE(is_measured_gpu_caption_key("measured.gpu_ms"));
+    EXPECT_TRUE(is_measured_gpu_caption_key("measured.gpu_gflops"));
+    EXPECT_TRUE(is_measured_gpu_caption_key("measured.gpu_kernel"));
+    EXPECT_TRUE(is_measured_gpu_caption_key("measured.ratio"));
+    EXPECT_FALSE(is_measured_gpu_caption_key("measured.gpu_name"));
+    EXPECT_FALSE(is_measured_gpu_caption_key("measured.cpu_ms"));
 }

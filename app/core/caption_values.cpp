@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/measured_text.hpp"
+#include "lesson/facts.hpp"
 #include "warpscope/sim/occupancy.hpp"
 
 namespace ws::app {
@@ -259,6 +260,11 @@ const std::unordered_map<std::string_view, Lookup>& table() {
          if (g == nullptr || g->tensor_headline() == nullptr) return std::nullopt;
          return g->tensor_headline_format();
        }},
+      {"preset.tensor_cores", [](const CaptionContext& c) -> Value {
+         const auto* g = gpu_of(c);
+         if (g == nullptr || !g->has_tensor_cores()) return std::nullopt;
+         return group_digits(static_cast<long long>(g->sm_count) * g->tensor.cores_per_sm);
+       }},
       {"preset.mem_bandwidth_gbs", [](const CaptionContext& c) -> Value {
          const auto* g = gpu_of(c);
          if (g == nullptr || !(g->memory_bandwidth_gbs > 0)) return std::nullopt;
@@ -416,6 +422,18 @@ const std::unordered_map<std::string_view, Lookup>& table() {
          if (!c.sim) return std::nullopt;
          return format_bytes(static_cast<double>(c.sim->summary().dram_bytes));
        }},
+      {"sim.global_loads", [](const CaptionContext& c) -> Value {
+         if (!c.sim) return std::nullopt;
+         return group_digits(static_cast<long long>(c.sim->summary().global_loads));
+       }},
+      {"sim.l1_hit_pct", [](const CaptionContext& c) -> Value {
+         if (!c.sim || c.sim->summary().global_loads == 0) return std::nullopt;
+         return format_percent(100.0 * c.sim->summary().l1_hit_rate);
+       }},
+      {"sim.l2_hit_pct", [](const CaptionContext& c) -> Value {
+         if (!c.sim || c.sim->summary().global_loads == 0) return std::nullopt;
+         return format_percent(100.0 * c.sim->summary().l2_hit_rate);
+       }},
       {"sim.naive_time_ms", [](const CaptionContext& c) { return sim_time_of(c, sim::Kernel::naive); }},
       {"sim.tiled_time_ms", [](const CaptionContext& c) { return sim_time_of(c, sim::Kernel::tiled); }},
       {"sim.tiled_speedup", [](const CaptionContext& c) -> Value {
@@ -473,6 +491,7 @@ const std::unordered_map<std::string_view, Lookup>& table() {
 }  // namespace
 
 std::optional<std::string> caption_value(std::string_view key, const CaptionContext& ctx) {
+  if (auto fact = lesson::fact_value(key, ctx.language)) return fact;
   const auto& t = table();
   const auto it = t.find(key);
   if (it == t.end()) return std::nullopt;

@@ -20,7 +20,8 @@ const std::map<std::string, int>& key_names() {
       {"F11", GLFW_KEY_F11},     {"F12", GLFW_KEY_F12},       {"Escape", GLFW_KEY_ESCAPE},
       {"Period", GLFW_KEY_PERIOD}, {"Comma", GLFW_KEY_COMMA}, {"Equal", GLFW_KEY_EQUAL},
       {"Minus", GLFW_KEY_MINUS}, {"0", GLFW_KEY_0},           {"C", GLFW_KEY_C},
-      {"L", GLFW_KEY_L},         {"R", GLFW_KEY_R},           {"T", GLFW_KEY_T}};
+      {"L", GLFW_KEY_L},         {"R", GLFW_KEY_R},           {"T", GLFW_KEY_T},
+      {"G", GLFW_KEY_G}};
   return names;
 }
 

@@ -5,6 +5,7 @@
 #include "core/lesson_vocabulary.hpp"
 #include "gui/real_run_panel.hpp"
 #include "gui/simulation_panel.hpp"
+#include "lesson/facts.hpp"
 #include "warpscope/kernels/system_info.hpp"
 
 namespace ws::app {
@@ -26,6 +27,8 @@ bool LessonPlayer::open(const std::string& path) {
   // Every text a step can draw, so the Hangul font holds each of its glyphs.
   for (const auto& step : lesson_->steps)
     text_ += step.title.value_or("") + step.caption.value_or("") + step.caption_no_gpu.value_or("");
+  // ...and the quoted facts with their sources, which are not in the lesson's own text.
+  for (const auto& fact : lesson::facts()) text_ += std::string(fact.korean) + std::string(fact.source_ko);
   error_.clear();
   for (const auto& d : result.diagnostics) error_ += lesson::format(d) + "\n";  // warnings only
   live_.clear();
@@ -122,6 +125,7 @@ PanelVisibility LessonPlayer::visibility() const {
     if (p == "timers") v.timers = true;
     if (p == "caption") v.caption = true;
     if (p == "roofline") v.roofline = true;
+    if (p == "generations") v.generations = true;
   }
   return v;
 }

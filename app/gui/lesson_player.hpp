@@ -18,6 +18,7 @@ struct SimulationPanel;
 struct PanelVisibility {
   bool gpu = true, cpu = true, matrix = true, timeline = true, inspector = true, timers = true, caption = true;
   bool roofline = false;  // shown only when a step names it (or the View menu asks for it)
+  bool generations = false;  // the GPU generations table: likewise
 };
 
 class LessonPlayer {

@@ -16,6 +16,7 @@
 #include <imgui.h>
 
 #include "core/caption_values.hpp"
+#include "lesson/facts.hpp"
 #include "core/sim_session.hpp"
 #include "gui/caption_view.hpp"
 #include "warpscope/kernels/system_info.hpp"
@@ -156,6 +157,8 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
     }
     if (ImGui::BeginMenu(tr("panel.view", lang))) {
       if (ImGui::MenuItem(tr("panel.roofline", lang), "R", pres.show_roofline)) pres.show_roofline = !pres.show_roofline;
+      if (ImGui::MenuItem(tr("panel.generations", lang), "G", pres.show_generations))
+        pres.show_generations = !pres.show_generations;
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu(tr("panel.settings", lang))) {
@@ -262,7 +265,8 @@ int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel
   // No hardware GPU here and no run measured elsewhere: a GPU figure can never come. The step's
   // caption_no_gpu says the point without it; a caption without one gets words for the values.
   ctx.no_gpu_here = ctx.gpu_name.empty() && ctx.gpu_result == nullptr;
-  const std::string& caption = ctx.no_gpu_here && !st.caption_no_gpu.empty() ? st.caption_no_gpu : st.caption;
+  const std::string caption =
+      lesson::with_fact_sources(ctx.no_gpu_here && !st.caption_no_gpu.empty() ? st.caption_no_gpu : st.caption, lang);
   const auto text = lesson::expand_caption(caption, [&](std::string_view key) {
     auto value = caption_value(key, ctx);
     if (!value || value->empty()) ++out.unfilled;

@@ -19,6 +19,7 @@ struct Presentation {
   bool clean = false;
   bool fullscreen = false;
   bool show_roofline = false;  // View > Roofline (R); a lesson step may show it through `panels` too
+  bool show_generations = false;  // View > GPU generations (G); likewise
   FontStatus fonts;
 
   static constexpr float kBaseFontPx = 17.0f;

@@ -33,6 +33,7 @@
 #include "gui/presentation.hpp"
 #include "gui/key_script.hpp"
 #include "gui/real_run_panel.hpp"
+#include "gui/generations_panel.hpp"
 #include "gui/roofline_panel.hpp"
 #include "gui/screenshot.hpp"
 #include "gui/simulation_panel.hpp"
@@ -239,6 +240,7 @@ int run_gui(const GuiOptions& options) {
   const auto requested_at = std::chrono::steady_clock::now();
 
   RooflinePanel roofline_panel;
+  GenerationsPanel generations_panel;
   LessonPlayer player;
   std::string lesson_path = options.lesson_path;
   if (lesson_path.empty() && use_settings && !settings.last_lesson.empty() && std::filesystem::exists(settings.last_lesson))
@@ -333,6 +335,7 @@ int run_gui(const GuiOptions& options) {
       if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_C, false)) pres.clean = !pres.clean;
       if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_T, false)) pres.toggle_theme();
       if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_R, false)) pres.show_roofline = !pres.show_roofline;
+      if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_G, false)) pres.show_generations = !pres.show_generations;
       if (player.active()) {
         if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT) || ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN))
           player.go_to(player.step() + 1, real_run, sim_panel);
@@ -346,17 +349,24 @@ int run_gui(const GuiOptions& options) {
     PanelVisibility show = player.visibility();
     // A lesson step names the roofline in `panels` (beside the simulation when it names those too);
     // View > Roofline (R) puts it in the simulation's place, full size, until R again.
-    if (pres.show_roofline) {
-      show.roofline = true;
+    // View > GPU generations (G) does the same with the generations table.
+    if (pres.show_roofline || pres.show_generations) {
+      show.roofline = pres.show_roofline;
+      show.generations = pres.show_generations && !pres.show_roofline;
       show.gpu = show.cpu = show.matrix = show.timeline = show.inspector = false;
     }
+    // The roofline and the generations table share the lower slot; the roofline has it when a
+    // step names both.
+    if (show.roofline) show.generations = false;
+    const bool lower_shown = show.roofline || show.generations;
     roofline_panel.drawn = false;
+    generations_panel.drawn = false;
     float top = 0;
     if (!pres.clean) top = draw_menu_bar(pres, player, real_run, sim_panel, lang);
     const ImVec2 size = io.DisplaySize;
     float left_w = show.timers ? std::clamp(size.x * 0.36f, 460.0f * pres.scale, 720.0f * pres.scale) : 0;
     // With large text on a small screen the timers would leave the roofline a sliver: it keeps 58 %.
-    if (show.roofline) left_w = std::min(left_w, std::floor(size.x * 0.42f));
+    if (lower_shown) left_w = std::min(left_w, std::floor(size.x * 0.42f));
     const float caption_h = player.active() && show.caption ? std::max(150.0f, size.y * 0.26f) : 0;
     // The clear colour is the window background: not drawing it again halves the pixels a software
     // renderer blends each frame (Mesa llvmpipe on a 2-core machine is where this matters).
@@ -371,9 +381,9 @@ int run_gui(const GuiOptions& options) {
     }
     // Right of the real run: the simulated GPU above, the roofline below (the roofline alone takes
     // it all when the step shows nothing of the simulation).
-    const bool sim_shown = show.gpu || show.cpu || show.matrix || show.timeline || show.inspector || !show.roofline;
+    const bool sim_shown = show.gpu || show.cpu || show.matrix || show.timeline || show.inspector || !lower_shown;
     const float right_h = size.y - top - caption_h;
-    const float roofline_h = !show.roofline ? 0 : sim_shown ? std::floor(right_h * 0.5f) : right_h;
+    const float roofline_h = !lower_shown ? 0 : sim_shown ? std::floor(right_h * 0.5f) : right_h;
     bool real_edited = false;
     // Headless renders advance playback by a fixed 1/30 s a frame, so the same arguments give the
     // same pixels however fast this machine renders.
@@ -399,8 +409,13 @@ int run_gui(const GuiOptions& options) {
     if (roofline_h > 0) {
       ImGui::SetNextWindowPos(ImVec2(left_w, top + right_h - roofline_h));
       ImGui::SetNextWindowSize(ImVec2(size.x - left_w, roofline_h));
-      ImGui::Begin(lesson::tr("panel.roofline", lang), nullptr, fixed);
-      roofline_panel.draw(ImGui::GetContentRegionAvail(), real_run, sim_panel.session, sim_panel.controls.gpu_preset);
+      if (show.roofline) {
+        ImGui::Begin(lesson::tr("panel.roofline", lang), nullptr, fixed);
+        roofline_panel.draw(ImGui::GetContentRegionAvail(), real_run, sim_panel.session, sim_panel.controls.gpu_preset);
+      } else {
+        ImGui::Begin(lesson::tr("panel.generations", lang), nullptr, fixed);
+        generations_panel.draw(ImGui::GetContentRegionAvail(), sim_panel.controls.gpu_preset, lang);
+      }
       ImGui::End();
     }
     if (real_edited) real_run.session.note_controls_edited(now);
@@ -640,6 +655,7 @@ int run_gui(const GuiOptions& options) {
     // The roofline as drawn in the last frame: plot rectangle, decades, each roof and point with
     // its pixels, so a test can check the drawing against the maths.
     state["roofline"] = roofline_panel.drawn ? roofline_panel.state() : nlohmann::json{{"shown", false}};
+    state["generations"] = generations_panel.drawn ? generations_panel.state() : nlohmann::json{{"shown", false}};
     std::printf("%s\n", state.dump().c_str());
   }
   gl_worker.reset();  // waits for a running GL job to leave the worker context, then destroys it

@@ -1,6 +1,8 @@
 // Captions: placeholder keys, their expansion, and the markup-lite layout.
 #include "lesson.hpp"
 
+#include "facts.hpp"
+
 #include <algorithm>
 
 namespace ws::lesson {
@@ -11,7 +13,7 @@ const std::vector<std::string_view>& known_caption_keys() {
         // The presets selected by the current step.
         "preset.gpu_name", "preset.gpu_year", "preset.sm_count", "preset.gpu_cores",
         "preset.cores_per_sm", "preset.max_warps_per_sm", "preset.clock_ghz", "preset.fp32_tflops",
-        "preset.tensor_tflops", "preset.tensor_format", "preset.mem_bandwidth_gbs", "preset.cpu_name", "preset.cpu_cores",
+        "preset.tensor_tflops", "preset.tensor_format", "preset.tensor_cores", "preset.mem_bandwidth_gbs", "preset.cpu_name", "preset.cpu_cores",
         "preset.cpu_threads", "preset.cpu_gflops", "preset.core_ratio",
         // The simulation at the current state.
         "sim.m", "sim.n", "sim.k", "sim.cells", "sim.block_size", "sim.threads_per_block",
@@ -19,7 +21,7 @@ const std::vector<std::string_view>& known_caption_keys() {
         "sim.occupancy_pct",
         "sim.cycle", "sim.cycles", "sim.gpu_time_ms", "sim.cpu_time_ms", "sim.speedup",
         "sim.cpu_progress_pct", "sim.issue_pct", "sim.stall_memory_pct", "sim.stall_barrier_pct",
-        "sim.dram_traffic", "sim.naive_time_ms", "sim.tiled_time_ms", "sim.tiled_speedup",
+        "sim.dram_traffic", "sim.global_loads", "sim.l1_hit_pct", "sim.l2_hit_pct", "sim.naive_time_ms", "sim.tiled_time_ms", "sim.tiled_speedup",
         "sim.tflops", "sim.peak_tflops", "sim.peak_pct", "sim.thread_tile", "sim.lane_cells", "sim.mma_shape",
         // The last real run on this machine.
         "measured.size", "measured.cpu_name", "measured.gpu_name", "measured.cpu_threads",
@@ -31,11 +33,13 @@ const std::vector<std::string_view>& known_caption_keys() {
 
 bool is_known_caption_key(std::string_view key) {
     const auto& keys = known_caption_keys();
-    return std::find(keys.begin(), keys.end(), key) != keys.end();
+    // Facts are not in known_caption_keys(): those depend on what the app has computed, a fact
+    // never does (lesson/facts.hpp).
+    return std::find(keys.begin(), keys.end(), key) != keys.end() || find_fact(key) != nullptr;
 }
 
 bool is_tensor_caption_key(std::string_view key) {
-    return key == "preset.tensor_tflops" || key == "preset.tensor_format";
+    return key == "preset.tensor_tflops" || key == "preset.tensor_format" || key == "preset.tensor_cores";
 }
 
 bool is_measured_gpu_caption_key(std::string_view key) {

@@ -35,6 +35,26 @@ constexpr Entry kTable[] = {
     {"panel.settings", "Settings", "설정"},
     {"panel.view", "View", "보기"},
     {"panel.roofline", "Roofline", "루프라인"},
+    {"panel.generations", "GPU generations", "GPU 세대"},
+    // Under a caption that quotes historical figures (lesson/facts.cpp).
+    {"caption.source", "Source:", "출처:"},
+    // The GPU generations table (gui/generations_panel.cpp).
+    {"generations.gpu", "GPU", "GPU"},
+    {"generations.year", "Year", "연도"},
+    {"generations.sms", "SMs", "SM 수"},
+    {"generations.cores", "FP32 cores", "FP32 코어"},
+    {"generations.fp32", "FP32 TFLOP/s", "FP32 TFLOP/s"},
+    {"generations.tensor_cores", "Tensor cores", "텐서 코어"},
+    {"generations.tensor", "Tensor TFLOP/s", "텐서 TFLOP/s"},
+    {"generations.bandwidth", "Memory GB/s", "메모리 GB/s"},
+    {"generations.none", "none", "없음"},
+    {"generations.chart", "Peak (bars)", "최대 성능(막대)"},
+    {"generations.note",
+     "Every GPU preset, oldest first. Peaks are computed from each preset's parts (SMs × cores × clock; dense tensor "
+     "figures); the presets' datasheet sources are in assets/presets. Bars on one scale: tensor cores in colour, FP32 as the white line.",
+     "모든 GPU 프리셋, 오래된 순서. 최대 성능은 각 프리셋의 구성(SM × 코어 × 클럭, 텐서는 밀집 연산)으로 계산했고, "
+     "데이터시트 출처는 assets/presets에 있습니다. 막대는 모두 같은 눈금: 텐서 코어는 색 막대, FP32는 흰 선입니다."},
+    {"caption.sources", "Sources:", "출처:"},
     // The roofline panel.
     {"roofline.x_axis", "FLOP per byte of DRAM traffic (arithmetic intensity, log)", "DRAM 1바이트당 FLOP (연산 강도, 로그)"},
     {"roofline.y_axis", "GFLOP/s (log)", "GFLOP/s (로그)"},

@@ -41,7 +41,8 @@ std::string to_string(const Highlight& h);
 
 // Panel names a lesson may show; any panel not listed is hidden while the step is shown.
 inline constexpr std::string_view kPanelNames[] = {"gpu",      "cpu",    "matrix",  "timeline",
-                                                   "inspector", "timers", "caption", "roofline"};
+                                                   "inspector", "timers", "caption", "roofline",
+                                                   "generations"};
 
 // One step exactly as written: every state field is optional because a step only says what
 // changes ("anything a step leaves out stays as it was").

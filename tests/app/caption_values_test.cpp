@@ -200,7 +200,7 @@ TEST_F(CaptionValues, BuiltInTensorStepsShowTheFigure) {
       EXPECT_EQ(text.find(std::string(ws::lesson::kMissingValue) + " TFLOP/s"), std::string::npos) << text;
       EXPECT_NE(text.find(g.tensor_headline_format()), std::string::npos) << text;
     }
-    EXPECT_EQ(tensor_steps, 2) << "the V100 and B200 steps";
+    EXPECT_EQ(tensor_steps, 3) << "the tensor cores at work (H100), V100 and B200 steps";
   }
 }
 
@@ -414,7 +414,7 @@ TEST_F(CaptionValues, KoreanCaptionsChooseTheParticleForTheValue) {
       saw_a100 = true;
       EXPECT_NE(text.find("**A100 (SXM4, 80 GB)는**"), std::string::npos);
     }
-    if (st.caption.find("{measured.gpu_name") != std::string::npos) {
+    if (st.caption.find("{measured.gpu_name|") != std::string::npos) {
       saw_measured = true;
       EXPECT_NE(text.find("GPU 없음과"), std::string::npos);
       EXPECT_EQ(text.find("GPU 없음와"), std::string::npos);

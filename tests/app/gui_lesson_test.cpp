@@ -128,3 +128,20 @@ TEST_F(GuiLesson, PresentationKeysAndSettingsPersist) {
   EXPECT_NEAR(s["ui_scale"].get<double>(), 1.0, 1e-3);
   EXPECT_TRUE(state_of("--size 64 --keys F11", env)["fullscreen"].get<bool>());
 }
+
+TEST_F(GuiLesson, GenerationsTableShowsEveryPresetAndFitsTheWindow) {
+  // View > GPU generations (G): every preset a row, the simulated one marked, and at a small
+  // window the optional columns give way before anything is clipped.
+  const auto wide = state_of("--window 1920x1080 --keys G");
+  ASSERT_TRUE(wide["generations"]["shown"].get<bool>()) << wide.dump();
+  EXPECT_EQ(wide["generations"]["rows"].size(), 11u);
+  EXPECT_EQ(wide["generations"]["rows"][0], "c1060");
+  EXPECT_EQ(wide["generations"]["marked"], wide["gpu_preset"]);
+  EXPECT_EQ(wide["generations"]["dropped_columns"], 0);
+  EXPECT_EQ(wide["generations"]["columns"].back(), "generations.chart");
+  const auto narrow = state_of("--window 640x480 --keys G");
+  ASSERT_TRUE(narrow["generations"]["shown"].get<bool>());
+  EXPECT_GT(narrow["generations"]["dropped_columns"].get<int>(), 0);
+  // G again gives the simulation its place back.
+  EXPECT_FALSE(state_of("--keys G,G")["generations"]["shown"].get<bool>());
+}

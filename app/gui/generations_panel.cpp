@@ -1,0 +1,150 @@
+#include "gui/generations_panel.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "core/caption_values.hpp"
+#include "core/generation_table.hpp"
+#include "gui/theme.hpp"
+
+namespace ws::app {
+
+namespace {
+
+struct Column {
+  const char* key;      // UI string key of its header
+  bool optional;        // dropped first when the panel is too narrow for every column
+  bool numeric;
+  std::function<std::string(const GenerationRow&)> text;
+};
+
+}  // namespace
+
+void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Language lang) {
+  using lesson::tr;
+  drawn = true;
+  const auto rows = generation_table(sim::gpu_presets());
+  // Before Volta there are no tensor cores: said in words, not with a dash that reads as "unknown".
+  const std::string none = tr("generations.none", lang);
+  const std::vector<Column> all = {
+      {"generations.gpu", false, false, [](const GenerationRow& r) { return r.name; }},
+      {"generations.year", false, true, [](const GenerationRow& r) { return std::to_string(r.year); }},
+      {"generations.sms", false, true, [](const GenerationRow& r) { return group_digits(r.sm_count); }},
+      {"generations.cores", true, true, [](const GenerationRow& r) { return group_digits(r.fp32_cores); }},
+      {"generations.fp32", false, true, [](const GenerationRow& r) { return format_sig3(r.fp32_tflops); }},
+      {"generations.tensor_cores", true, true,
+       [&](const GenerationRow& r) { return r.tensor_cores > 0 ? group_digits(r.tensor_cores) : none; }},
+      {"generations.tensor", false, true,
+       [&](const GenerationRow& r) {
+         return r.tensor_tflops > 0 ? fmt::format("{} {}", format_sig3(r.tensor_tflops), r.tensor_format) : none;
+       }},
+      {"generations.bandwidth", true, true,
+       [](const GenerationRow& r) { return group_digits(static_cast<long long>(r.memory_bandwidth_gbs + 0.5)); }},
+  };
+
+  // Columns as wide as their widest cell, then the bar chart in what is left; drop the optional
+  // columns, last first, while the chart would be narrower than its minimum.
+  const float pad = ImGui::GetStyle().CellPadding.x * 2 + ImGui::GetStyle().ItemSpacing.x;
+  const float chart_min =
+      std::max(ImGui::CalcTextSize("0000000000").x, ImGui::CalcTextSize(tr("generations.chart", lang)).x + pad);
+  std::vector<float> widths;
+  for (const auto& c : all) {
+    float w = ImGui::CalcTextSize(tr(c.key, lang)).x;
+    for (const auto& r : rows) w = std::max(w, ImGui::CalcTextSize(c.text(r).c_str()).x);
+    widths.push_back(w + pad);
+  }
+  std::vector<bool> shown(all.size(), true);
+  auto total = [&] {
+    float t = 0;
+    for (std::size_t i = 0; i < all.size(); ++i) t += shown[i] ? widths[i] : 0;
+    return t;
+  };
+  dropped_columns = 0;
+  for (std::size_t i = all.size(); i-- > 0 && total() + chart_min > size.x;) {
+    if (all[i].optional) {
+      shown[i] = false;
+      ++dropped_columns;
+    }
+  }
+  const bool chart = total() + chart_min <= size.x;
+
+  double bar_max = 0;
+  for (const auto& r : rows) bar_max = std::max({bar_max, r.fp32_tflops, r.tensor_tflops});
+
+  columns.clear();
+  row_ids.clear();
+  marked = current;
+  ImGui::TextWrapped("%s", tr("generations.note", lang));
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY;
+  const int ncols = static_cast<int>(std::count(shown.begin(), shown.end(), true)) + (chart ? 1 : 0);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (!ImGui::BeginTable("generations", ncols, flags, ImVec2(avail.x, avail.y))) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (!shown[i]) continue;
+    ImGui::TableSetupColumn(tr(all[i].key, lang), ImGuiTableColumnFlags_WidthFixed, widths[i] - pad);
+    columns.push_back(all[i].key);
+  }
+  if (chart) {
+    ImGui::TableSetupColumn(tr("generations.chart", lang), ImGuiTableColumnFlags_WidthStretch);
+    columns.push_back("generations.chart");
+  }
+  ImGui::TableHeadersRow();
+  // Rows share the height the panel has (up to twice a text line), so the table fills a projector
+  // screen instead of a strip at its top.
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float row_h =
+      std::clamp((avail.y - line * 1.5f) / std::max<std::size_t>(1, rows.size()), line, 2.0f * line);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImVec4 tensor_colour = colour_simulated();
+  tensor_colour.w = 0.75f;
+  const ImU32 bar_tensor = ImGui::ColorConvertFloat4ToU32(tensor_colour);
+  const ImU32 bar_fp32 = ImGui::GetColorU32(ImGuiCol_Text);
+  ImVec4 mark = colour_simulated();
+  mark.w = 0.22f;
+  for (const auto& r : rows) {
+    row_ids.push_back(r.id);
+    ImGui::TableNextRow(ImGuiTableRowFlags_None, row_h);
+    const bool is_current = r.id == current;
+    if (is_current) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::ColorConvertFloat4ToU32(mark));
+    const float text_dy = std::max(0.0f, (row_h - ImGui::GetTextLineHeight()) * 0.5f);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (!shown[i]) continue;
+      ImGui::TableNextColumn();
+      const std::string text = all[i].text(r);
+      ImGui::SetCursorPosY(ImGui::GetCursorPosY() + text_dy);
+      if (all[i].numeric) {
+        // Right-aligned so the digits line up down the column.
+        const float w = ImGui::CalcTextSize(text.c_str()).x;
+        ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, widths[i] - pad - w));
+      }
+      ImGui::TextUnformatted(text.c_str());
+    }
+    if (chart) {
+      // Tensor peak as a coloured bar, FP32 peak as a thin bar over it, both on one linear scale:
+      // from the V100 on, the FP32 bar is a sliver of the tensor bar.
+      ImGui::TableNextColumn();
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      const float full = ImGui::GetContentRegionAvail().x;
+      const float h = row_h - ImGui::GetStyle().CellPadding.y * 2;
+      auto bar = [&](double v, float y0, float y1, ImU32 col) {
+        if (v > 0 && bar_max > 0)
+          dl->AddRectFilled(ImVec2(at.x, at.y + y0), ImVec2(at.x + std::max(2.0f, static_cast<float>(full * v / bar_max)), at.y + y1),
+                            col);
+      };
+      bar(r.tensor_tflops, h * 0.1f, h * 0.9f, bar_tensor);
+      bar(r.fp32_tflops, h * 0.38f, h * 0.62f, bar_fp32);
+      ImGui::Dummy(ImVec2(full, h));
+    }
+  }
+  ImGui::EndTable();
+}
+
+nlohmann::json GenerationsPanel::state() const {
+  return {{"shown", drawn}, {"columns", columns}, {"rows", row_ids}, {"marked", marked},
+          {"dropped_columns", dropped_columns}};
+}
+
+}  // namespace ws::app

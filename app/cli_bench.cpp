@@ -1,5 +1,5 @@
 // `warpscope bench`: runs the real kernels headless and prints a table or one JSON object. Exit
-// codes: 0 ok, 1 a kernel computed a wrong result, 2 bad input.
+// codes: 0 ok, 1 a kernel computed a wrong result or failed to run, 2 bad input.
 
 #include <CLI/CLI.hpp>
 #include <fmt/core.h>
@@ -105,8 +105,12 @@ nlohmann::json to_json(const k::JobResult& r) {
   j["transfer_ms"] = r.transfer_ms ? nlohmann::json(*r.transfer_ms) : nlohmann::json(nullptr);
   j["verified"] = r.verified;
   j["max_rel_error"] = r.max_rel_error;
+  j["tolerance"] = r.tolerance;
   j["checked_elements"] = r.checked_elements;
+  j["input_format"] = r.input_format;
+  j["max_rel_error_vs_fp32"] = r.max_rel_error_vs_fp32 ? nlohmann::json(*r.max_rel_error_vs_fp32) : nlohmann::json(nullptr);
   j["skipped"] = r.skipped ? nlohmann::json(*r.skipped) : nlohmann::json(nullptr);
+  j["failed"] = r.failed ? nlohmann::json(*r.failed) : nlohmann::json(nullptr);
   j["detail"] = r.detail;
   j["api"] = r.api.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.api);
   j["device_name"] = r.device_name.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.device_name);
@@ -163,6 +167,11 @@ void print_row(const k::JobResult& r) {
                k::to_string(r.device), "-", "-", "-", "-", "-", "-", "-", *r.skipped);
     return;
   }
+  if (r.failed) {
+    fmt::print("{:<13} {:<4} {:>7} {:>10} {:>10} {:>9} {:>9} {:>8} {:>9}  FAILED: {}\n", r.kernel,
+               k::to_string(r.device), "-", "-", "-", "-", "-", "-", "-", *r.failed);
+    return;
+  }
   const std::string transfer = r.transfer_ms ? fmt::format("{:.2f}", *r.transfer_ms) : "-";
   fmt::print("{:<13} {:<4} {:>7} {:>10.3f} {:>10.3f} {:>9.1f} {:>9} {:>8} {:>9.2e}  {}\n", r.kernel,
              k::to_string(r.device), r.device == k::Device::cpu ? std::to_string(r.threads) : "-",
@@ -192,7 +201,7 @@ int run_bench(const BenchOptions& o) {
   }
 
   nlohmann::json results = nlohmann::json::array();
-  bool any_wrong = false;
+  bool any_wrong = false, any_failed = false;
   for (const auto& name : names) {
     k::JobRequest request;
     request.kernel = name;
@@ -206,7 +215,8 @@ int run_bench(const BenchOptions& o) {
                  estimate_sentence(BatchEstimate{{*e}, e->seconds}));
     k::JobControl control;
     const k::JobResult r = k::run_job(request, control);
-    if (!r.skipped && !r.cancelled && !r.verified) any_wrong = true;
+    if (r.failed) any_failed = true;
+    else if (!r.skipped && !r.cancelled && !r.verified) any_wrong = true;
     // cpu-naive is the loop the CPU model models: its prediction for this machine goes beside it.
     std::optional<double> model;
     if (name == "cpu-naive" && !r.skipped && !r.cancelled)
@@ -226,10 +236,11 @@ int run_bench(const BenchOptions& o) {
     nlohmann::json out = machine_json();
     out["results"] = std::move(results);
     fmt::print("{}\n", out.dump(2));
-  } else if (any_wrong) {
-    fmt::print(stderr, "warpscope bench: at least one kernel failed verification\n");
+  } else {
+    if (any_wrong) fmt::print(stderr, "warpscope bench: at least one kernel failed verification\n");
+    if (any_failed) fmt::print(stderr, "warpscope bench: at least one kernel failed to run (its error is in its row)\n");
   }
-  return any_wrong ? 1 : 0;
+  return any_wrong || any_failed ? 1 : 0;
 }
 
 }  // namespace
@@ -243,7 +254,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
   opts->n_opt = cmd->add_option("--n", opts->n, "Columns of B and C (default: --size)");
   opts->k_opt = cmd->add_option("--k", opts->k, "Columns of A, rows of B (default: --size)");
   cmd->add_option("--kernels", opts->kernels,
-                  std::string("Comma-separated kernels, or 'all' (every kernel: the default list plus cpu-naive, gl-naive and gl-tiled). "
+                  std::string("Comma-separated kernels, or 'all' (every kernel: the default list plus cpu-naive, gl-naive, gl-tiled and the rest of the CUDA ladder). "
                               "Default: ") + kDefaultKernels + ". Valid: " + valid_kernel_names());
   cmd->add_option("--threads", opts->threads, "CPU threads for cpu-parallel and cpu-blas, 0 = every core (default 0)");
   cmd->add_option("--repeats", opts->repeats, "Timed runs per kernel after one warm-up; median and min are reported (default 3)");

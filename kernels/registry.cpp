@@ -18,7 +18,12 @@ const std::vector<KernelInfo>& all_kernels() {
       {"cpu-blas", Device::cpu, "OpenBLAS cblas_sgemm on T threads", true},
       {"cuda-naive", Device::gpu, "one GPU thread per C element, operands read from global memory", false},
       {"cuda-tiled", Device::gpu, "32x32 tiles of A and B staged in shared memory", false},
+      {"cuda-regblock", Device::gpu, "each thread a 4x4 block of C in registers from 64x64 shared tiles, float4 loads", false},
+      {"cuda-warptiled", Device::gpu, "128x128 block tiles split by warp, 64 cells of C per thread", false},
+      {"cuda-tensor", Device::gpu, "tensor cores (WMMA): BF16 inputs, FP32 accumulation, cc 8.0+", false},
       {"cublas", Device::gpu, "NVIDIA cuBLAS cublasSgemm (fp32)", false},
+      {"cublas-tf32", Device::gpu, "NVIDIA cuBLAS cublasGemmEx, TF32 tensor cores, FP32 accumulation", false},
+      {"cublas-bf16", Device::gpu, "NVIDIA cuBLAS cublasGemmEx, BF16 inputs, FP32 accumulation", false},
       {"gl-naive", Device::gpu, "OpenGL compute: one invocation per C element, operands from storage buffers", false},
       {"gl-tiled", Device::gpu, "OpenGL compute: 32x32 tiles of A and B staged in shared memory", false},
       {"gl-regblock", Device::gpu, "OpenGL compute: each invocation computes a block of C from shared tiles", false},
@@ -39,7 +44,7 @@ std::optional<std::string> unavailable_reason(const std::string& kernel) {
   if (info == nullptr) return "unknown kernel \"" + kernel + "\"";
   if (kernel == "cpu-blas" && !cpu::blas_available()) return std::string("built without OpenBLAS");
   if (is_gl_kernel(kernel)) return gl::unavailable_reason();
-  if (info->device == Device::gpu) return cuda::unavailable_reason();
+  if (const auto cuda_kernel = cuda::parse_kernel(kernel)) return cuda::unavailable_reason(*cuda_kernel);
   return std::nullopt;
 }
 

@@ -42,8 +42,13 @@ bool verifies_every_element(const Shape& s) {
 
 Verification verify(const float* a, const float* b, const float* c, const Shape& s,
                     std::uint64_t seed) {
+  return verify(a, b, c, s, seed, verification_tolerance(s.k));
+}
+
+Verification verify(const float* a, const float* b, const float* c, const Shape& s, std::uint64_t seed,
+                    double tolerance) {
   Verification v;
-  v.tolerance = verification_tolerance(s.k);
+  v.tolerance = tolerance;
   const long m = s.m, n = s.n, k = s.k;
 
   // A sampled check would miss cells the kernel never wrote, so scan all of C for the NaN poison.

@@ -27,5 +27,8 @@ inline constexpr std::size_t kSampleSize = 4096;
 
 Verification verify(const float* a, const float* b, const float* c, const Shape& s,
                     std::uint64_t seed);
+// The same with a given tolerance (format_tolerance for the reduced-precision kernels).
+Verification verify(const float* a, const float* b, const float* c, const Shape& s, std::uint64_t seed,
+                    double tolerance);
 
 }  // namespace ws::kernels

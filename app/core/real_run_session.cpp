@@ -26,7 +26,7 @@ std::string stand_in_gpu_kernel(const std::string& wanted, bool wanted_runs_here
   if (wanted_runs_here || here.kernel.rfind("gl-", 0) != 0) return wanted;
   if (wanted == "cuda-naive") return "gl-naive";
   if (wanted == "cuda-tiled") return "gl-tiled";
-  if (wanted == "cublas") return "gl-regblock";
+  if (wanted == "cuda-regblock" || wanted == "cublas") return "gl-regblock";
   return wanted;
 }
 

@@ -37,7 +37,7 @@ DefaultGpuKernel default_gpu_kernel_here();
 bool hardware_gpu_here();
 // Lessons name CUDA kernels. Where those cannot run but the GL kernels run on a hardware GPU, the
 // GL kernel of the same design stands in (cuda-naive -> gl-naive, cuda-tiled -> gl-tiled,
-// cublas -> gl-regblock); otherwise the name is kept and the run says why it was skipped.
+// cuda-regblock and cublas -> gl-regblock); otherwise the name is kept and the run says why it was skipped.
 std::string stand_in_gpu_kernel(const std::string& wanted, bool wanted_runs_here, const DefaultGpuKernel& here);
 
 class RealRunSession {

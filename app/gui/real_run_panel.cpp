@@ -9,6 +9,7 @@
 #include <imgui.h>
 
 #include "core/caption_values.hpp"
+#include "core/kernel_resources_text.hpp"
 #include "core/measured_text.hpp"
 #include "gui/presentation.hpp"
 #include "gui/theme.hpp"
@@ -146,9 +147,11 @@ void draw_result_row(const char* side, const std::optional<kernels::JobResult>& 
   // did not fit the panel at 1280 px.
   if (result->verified)
     ImGui::TextColored(colour_ok(), "ok");
+  else if (result->failed)
+    ImGui::TextColored(colour_error(), "FAILED");  // the error is in the line below the table
   else
     ImGui::TextColored(colour_error(), "WRONG");
-  if (ImGui::IsItemHovered())
+  if (ImGui::IsItemHovered() && !result->failed)
     ImGui::SetTooltip("largest relative error %.2e over %zu checked elements", result->max_rel_error,
                       result->checked_elements);
 }
@@ -247,7 +250,7 @@ void draw_elsewhere(const RealRunView& view) {
         if (r.verified)
           ImGui::TextColored(colour_ok(), "ok");
         else
-          ImGui::TextColored(colour_error(), "WRONG");
+          ImGui::TextColored(colour_error(), r.failed ? "FAILED" : "WRONG");
       }
       ImGui::EndTable();
     }
@@ -299,6 +302,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   for (const auto* r : {&session.cpu_result(), &session.gpu_result()}) {
     if (!*r) continue;
     if ((*r)->skipped) text_coloured(colour_error(), (*r)->kernel + " skipped: " + *(*r)->skipped);
+    else if ((*r)->failed) text_coloured(colour_error(), (*r)->kernel + " failed: " + *(*r)->failed);
     else if (!(*r)->verified)
       text_coloured(colour_error(), fmt::format("{} gave a WRONG result: max relative error {:.2e} over {} "
                                                 "checked elements", (*r)->kernel, (*r)->max_rel_error,
@@ -309,6 +313,15 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
       ImGui::PopStyleColor();
     }
   }
+
+  // What the real CUDA kernel asks of an SM, through the occupancy calculator (this GPU's figures,
+  // or the build's for sm_90, as the line says).
+  if (!c.gpu_kernel.empty())
+    if (const auto line = resource_line(c.gpu_kernel, c.shape)) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s: %s", c.gpu_kernel.c_str(), line->c_str());
+      ImGui::PopStyleColor();
+    }
 
   if (const auto& g = session.gpu_result(); g && g->software_renderer && !g->skipped)
     text_coloured(colour_error(), fmt::format("{} ran on {}, a software renderer: it computed on this CPU, so it "

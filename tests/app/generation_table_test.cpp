@@ -15,7 +15,9 @@ TEST(GenerationTable, EveryGpuPresetOldestFirst) {
   ASSERT_EQ(rows.size(), presets.size());
   for (std::size_t i = 1; i < rows.size(); ++i) {
     EXPECT_LE(rows[i - 1].year, rows[i].year) << rows[i].id;
-    if (rows[i - 1].year == rows[i].year) EXPECT_LE(rows[i - 1].fp32_tflops, rows[i].fp32_tflops) << rows[i].id;
+    if (rows[i - 1].year == rows[i].year) {
+      EXPECT_LE(rows[i - 1].fp32_tflops, rows[i].fp32_tflops) << rows[i].id;
+    }
   }
   EXPECT_EQ(rows.front().id, "c1060");
 }

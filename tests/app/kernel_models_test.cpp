@@ -22,6 +22,7 @@ TEST(KernelModels, RealKernelsMapToTheirModels) {
                        Case{"gl-regblock", Kernel::regblock, false}, Case{"cuda-regblock", Kernel::regblock, false},
                        Case{"cublas", Kernel::regblock, true}, Case{"cublas-bf16", Kernel::tensor, true},
                        Case{"cublas-tf32", Kernel::tensor, true}, Case{"cuda-tensor", Kernel::tensor, false},
+                       Case{"cuda-warptiled", Kernel::regblock, true},
                        Case{"", Kernel::tiled, false}}) {
     SCOPED_TRACE(c.real);
     EXPECT_EQ(model_for_real_kernel(c.real).kernel, c.model);
@@ -35,6 +36,8 @@ TEST(KernelModels, ChoosingAModelSwitchesTheRealKernelWithinItsApi) {
   EXPECT_EQ(real_kernel_for_model("gl-tiled", Kernel::tensor), "");   // OpenGL has no tensor-core kernel
   EXPECT_EQ(real_kernel_for_model("cublas", Kernel::tiled), "");       // no API prefix to keep
   EXPECT_EQ(real_kernel_for_model("", Kernel::tiled), "");
+  EXPECT_EQ(real_kernel_for_model("cuda-naive", Kernel::regblock), "cuda-regblock");
+  EXPECT_EQ(real_kernel_for_model("cuda-naive", Kernel::tensor), "cuda-tensor");
 }
 
 TEST(KernelModels, TheNoteSaysWhatIsAnimatedAndWhy) {

@@ -48,9 +48,19 @@ struct JobResult {
   double gflops = 0;     // 2*m*n*k / ms_median
   std::optional<double> transfer_ms;  // host<->device copies, GPU only, timed apart from the kernel
   bool verified = false;
-  double max_rel_error = 0;
+  double max_rel_error = 0;  // against the fp64 product of the inputs as the kernel read them
+  double tolerance = 0;      // what max_rel_error was allowed (verification_tolerance / format_tolerance)
   std::size_t checked_elements = 0;
+  // "fp32", or "tf32"/"bf16" for the tensor-core kernels: A and B were rounded to it (nearest even)
+  // before the kernel read them, and verification uses the rounded values.
+  std::string input_format = "fp32";
+  // Reduced-precision kernels: the same error against the product of the unrounded fp32 inputs,
+  // i.e. what the format costs. nullopt for fp32 kernels.
+  std::optional<double> max_rel_error_vs_fp32;
   std::optional<std::string> skipped;  // why the kernel could not run here (no GPU, too big, ...)
+  // The kernel started but failed (a CUDA error during or after the launch): the error itself.
+  // Nothing was verified; this is not a wrong result.
+  std::optional<std::string> failed;
   bool cancelled = false;
   std::string detail;  // e.g. the OpenBLAS core name, the CUDA device name
   std::string api;          // GPU kernels: "cuda" or "opengl"; empty for CPU kernels
@@ -86,8 +96,9 @@ std::optional<std::string> job_refusal(const JobRequest& request);
 int threads_for_job(const JobRequest& request);
 
 // A rough speed of each kernel (GFLOP/s) for when nothing was measured: cpu-naive 0.4, cpu-parallel
-// and cpu-blas 30 per thread, cuda-naive 500, cuda-tiled 2000, cublas 20000, GL kernels by renderer
-// (docs/KERNELS.md). `threads` as threads_for_job says. The one table for warm-up decisions and for
+// and cpu-blas 30 per thread, the CUDA kernels at what an H100-class GPU reaches (cuda-naive 3000 ...
+// cublas-bf16 600000: a fast GPU is the case where underestimating costs a cold first launch in the
+// timing), GL kernels by renderer (docs/KERNELS.md). `threads` as threads_for_job says. The one table for warm-up decisions and for
 // the wall-time estimates shown before a long run.
 double expected_gflops(const std::string& kernel, int threads);
 

@@ -1,0 +1,85 @@
+// The index maths of the blocked CUDA kernels, one definition for the device code (regblock.cu,
+// warptiled.cu) and for the CPU emulation in tests/kernels/cuda_plan_test.cpp, which runs every
+// block and thread of a launch on the host and checks that each cell of C is computed exactly once
+// and equals the fp64 reference. Plain C++17 so that nvcc and the host compiler both read it.
+#pragma once
+
+#if defined(__CUDACC__)
+#define WS_HOST_DEVICE __host__ __device__
+#else
+#define WS_HOST_DEVICE
+#endif
+
+namespace ws::kernels::cuda {
+
+// cuda-regblock: the simulator's `regblock` model and gl-regblock use the same numbers, defined
+// once in sim/include/warpscope/sim/regblock.hpp (kRegblock). kernels/ may not include sim/, so
+// tests/kernels/cuda_plan_test.cpp compares these with kRegblock, as tests/sim/regblock_test.cpp
+// does for the shader.
+struct RegblockLayout {
+  static constexpr int kBM = 64, kBN = 64, kBK = 16;  // tile of C per block, depth of a step
+  static constexpr int kTM = 4, kTN = 4;              // cells of C per thread
+  static constexpr int kThreadsX = kBN / kTN, kThreadsY = kBM / kTM;  // 16 x 16
+  static constexpr int kThreads = kThreadsX * kThreadsY;
+  static constexpr int kRegs = 64;                    // kRegblock.regs: what the model assumes
+
+  // Thread (tx, ty) of block (bx, by) owns C[row(by, ty, i)][col(bx, tx, j)], i < kTM, j < kTN.
+  WS_HOST_DEVICE static constexpr int row(int by, int ty, int i) { return by * kBM + ty * kTM + i; }
+  WS_HOST_DEVICE static constexpr int col(int bx, int tx, int j) { return bx * kBN + tx * kTN + j; }
+  // Loading a step's A tile (kBM x kBK) as float4: thread tid loads row a_row(tid), columns
+  // a_col4(tid)..+3; scalar loading: element e of thread tid is (tid + e * kThreads) in row-major.
+  WS_HOST_DEVICE static constexpr int a_row4(int tid) { return tid / (kBK / 4); }
+  WS_HOST_DEVICE static constexpr int a_col4(int tid) { return (tid % (kBK / 4)) * 4; }
+  WS_HOST_DEVICE static constexpr int b_row4(int tid) { return tid / (kBN / 4); }
+  WS_HOST_DEVICE static constexpr int b_col4(int tid) { return (tid % (kBN / 4)) * 4; }
+};
+
+// cuda-warptiled: a block of 8 warps computes a 128 x 128 tile of C; the warps sit 2 x 4, each
+// owning 64 x 32; inside a warp the 32 lanes sit 8 x 4 and sweep the warp tile in 2 x 2 steps of
+// 32 x 16, each lane a 4 x 4 block per step. A warp's lanes then read 8 distinct float4 of A and
+// 4 of B from shared memory per k step (broadcasts), the arrangement of siboehm's kernel 10.
+struct WarptiledLayout {
+  static constexpr int kBM = 128, kBN = 128, kBK = 16;
+  static constexpr int kWarpsY = 2, kWarpsX = 4;
+  static constexpr int kWM = kBM / kWarpsY, kWN = kBN / kWarpsX;  // 64 x 32 per warp
+  static constexpr int kLanesY = 8, kLanesX = 4;
+  static constexpr int kTM = 4, kTN = 4;
+  static constexpr int kIterM = kWM / (kLanesY * kTM), kIterN = kWN / (kLanesX * kTN);  // 2 x 2
+  static constexpr int kSubM = kWM / kIterM, kSubN = kWN / kIterN;                        // 32 x 16
+  static constexpr int kThreads = 32 * kWarpsY * kWarpsX;                                  // 256
+
+  WS_HOST_DEVICE static constexpr int warp_y(int tid) { return (tid / 32) / kWarpsX; }
+  WS_HOST_DEVICE static constexpr int warp_x(int tid) { return (tid / 32) % kWarpsX; }
+  WS_HOST_DEVICE static constexpr int lane_y(int tid) { return (tid % 32) / kLanesX; }
+  WS_HOST_DEVICE static constexpr int lane_x(int tid) { return (tid % 32) % kLanesX; }
+  // Row of C, within the block's tile, of the lane's cell i (< kTM) in sub-step im (< kIterM).
+  WS_HOST_DEVICE static constexpr int tile_row(int tid, int im, int i) {
+    return warp_y(tid) * kWM + im * kSubM + lane_y(tid) * kTM + i;
+  }
+  WS_HOST_DEVICE static constexpr int tile_col(int tid, int in, int j) {
+    return warp_x(tid) * kWN + in * kSubN + lane_x(tid) * kTN + j;
+  }
+  // float4 loads of a step: A tile kBM x kBK (2 per thread), B tile kBK x kBN (2 per thread).
+  static constexpr int kLoadsA = kBM * kBK / 4 / kThreads, kLoadsB = kBK * kBN / 4 / kThreads;
+  WS_HOST_DEVICE static constexpr int a_row4(int tid, int l) { return (tid + l * kThreads) / (kBK / 4); }
+  WS_HOST_DEVICE static constexpr int a_col4(int tid, int l) { return ((tid + l * kThreads) % (kBK / 4)) * 4; }
+  WS_HOST_DEVICE static constexpr int b_row4(int tid, int l) { return (tid + l * kThreads) / (kBN / 4); }
+  WS_HOST_DEVICE static constexpr int b_col4(int tid, int l) { return ((tid + l * kThreads) % (kBN / 4)) * 4; }
+};
+
+// cuda-tensor: a block of 8 warps computes 128 x 128 of C with WMMA bf16 16x16x16 fragments; the
+// warps sit 4 x 2, each owning 32 x 64 (2 x 4 fragments); k steps of 32.
+struct TensorLayout {
+  static constexpr int kBM = 128, kBN = 128, kBK = 32;
+  static constexpr int kFrag = 16;
+  static constexpr int kWarpsY = 4, kWarpsX = 2;
+  static constexpr int kWM = kBM / kWarpsY, kWN = kBN / kWarpsX;        // 32 x 64
+  static constexpr int kFragsM = kWM / kFrag, kFragsN = kWN / kFrag;    // 2 x 4
+  static constexpr int kThreads = 32 * kWarpsY * kWarpsX;               // 256
+  static constexpr int kPad = 8;  // bf16 elements of padding per shared row: fewer bank conflicts,
+                                  // rows stay 16-byte multiples as WMMA loads require
+  WS_HOST_DEVICE static constexpr int warp_y(int tid) { return (tid / 32) / kWarpsX; }
+  WS_HOST_DEVICE static constexpr int warp_x(int tid) { return (tid / 32) % kWarpsX; }
+};
+
+}  // namespace ws::kernels::cuda

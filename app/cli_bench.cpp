@@ -16,6 +16,7 @@
 
 #include "cli_commands.hpp"
 #include "core/run_estimate.hpp"
+#include "warpscope/kernels/blas_core.hpp"
 #include "warpscope/kernels/job.hpp"
 #include "warpscope/kernels/system_info.hpp"
 #include "warpscope/sim/cpu_prediction.hpp"
@@ -158,6 +159,12 @@ nlohmann::json machine_json() {
   j["date"] = utc_now_iso8601();
   j["warpscope_version"] = WARPSCOPE_VERSION;
   j["blas_core"] = k::blas_core_name();
+  j["blas_core_note"] = k::blas_core_note();
+  // The core OpenBLAS picked by itself when warpscope replaced it through OPENBLAS_CORETYPE, else null.
+  if (const std::string detected = k::blas_core_detected(); !detected.empty())
+    j["blas_core_detected"] = detected;
+  else
+    j["blas_core_detected"] = nullptr;
   return j;
 }
 
@@ -194,7 +201,7 @@ int run_bench(const BenchOptions& o) {
   if (!o.json) {
     const auto& cpu = k::cpu_info();
     fmt::print("CPU: {} ({} cores, {}), OpenBLAS core: {}\nCUDA: {}\nOpenGL: {}\nC = A·B, M={} N={} K={}, {} repeats\n\n",
-               cpu.name, cpu.cores, cpu.simd, k::blas_core_name(), k::gpu_status(), k::gl_status(), m, n, kk,
+               cpu.name, cpu.cores, cpu.simd, k::blas_core_note(), k::gpu_status(), k::gl_status(), m, n, kk,
                o.repeats);
     fmt::print("{:<13} {:<4} {:>7} {:>10} {:>10} {:>9} {:>9} {:>8} {:>9}  {}\n", "kernel", "dev", "threads",
                "median ms", "min ms", "GFLOP/s", "xfer ms", "verified", "max err", "note");

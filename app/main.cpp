@@ -6,12 +6,21 @@
 
 #include "cli_commands.hpp"
 #include "gui_options.hpp"
+#include "warpscope/kernels/blas_core.hpp"
+#include "warpscope/kernels/system_info.hpp"
+#include "warpscope/sim/presets.hpp"
 
 #ifndef WARPSCOPE_VERSION
 #define WARPSCOPE_VERSION "dev"
 #endif
 
 int main(int argc, char** argv) {
+  // First, before anything else runs: this may re-execute the program with OPENBLAS_CORETYPE set.
+  ws::kernels::use_right_openblas_core(argv);
+  // The simulated "this machine" CPU gets the SIMD width and FMA units the real kernels go by.
+  const auto& cpu = ws::kernels::cpu_info();
+  ws::sim::provide_this_machine_simd({cpu.simd_name, cpu.fp32_lanes, cpu.fma_units,
+                                      "CPUID and XGETBV as read by the real kernels"});
   CLI::App app{"warpscope: why AI runs on GPUs. A real matrix multiply C = A·B on this machine's CPU and\n"
                "GPU, beside a simulated GPU and a few smart CPU cores. With no subcommand it opens the window."};
   app.set_version_flag("--version", "warpscope " WARPSCOPE_VERSION);

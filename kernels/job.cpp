@@ -17,6 +17,7 @@
 #include "memory.hpp"
 #include "precision.hpp"
 #include "verify.hpp"
+#include "warpscope/kernels/blas_core.hpp"
 #include "warpscope/kernels/job.hpp"
 #include "warpscope/kernels/system_info.hpp"
 
@@ -269,7 +270,7 @@ JobResult run_job(const JobRequest& req, JobControl& control) {
   std::vector<double> ms;
   if (info->device == Device::cpu) {
     if (req.kernel == "cpu-parallel") append_detail(r, cpu::parallel_microkernel_name());
-    if (req.kernel == "cpu-blas") append_detail(r, "OpenBLAS core " + cpu::blas_core_name());
+    if (req.kernel == "cpu-blas") append_detail(r, "OpenBLAS core " + blas_core_note());
     bool finished = false;
     try {
       finished = time_cpu(req, g, threads, warmups, control, ms);

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "cpu/cpu_kernels.hpp"
+#include "cpu/microkernel.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "gl/gl_backend.hpp"
 #include "warpscope/kernels/job.hpp"
@@ -43,6 +44,7 @@ std::optional<std::string> unavailable_reason(const std::string& kernel) {
   const KernelInfo* info = find_kernel(kernel);
   if (info == nullptr) return "unknown kernel \"" + kernel + "\"";
   if (kernel == "cpu-blas" && !cpu::blas_available()) return std::string("built without OpenBLAS");
+  if (kernel == "cpu-parallel") return cpu::microkernel_refusal();
   if (is_gl_kernel(kernel)) return gl::unavailable_reason();
   if (const auto cuda_kernel = cuda::parse_kernel(kernel)) return cuda::unavailable_reason(*cuda_kernel);
   return std::nullopt;

@@ -9,6 +9,7 @@
 #include <string>
 #include <thread>
 
+#include "cpu/cpu_features.hpp"
 #include "cpu/cpu_kernels.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "gl/gl_backend.hpp"
@@ -43,10 +44,13 @@ int usable_cores() {
 }
 
 std::string simd_level() {
+  // CPUID with the OS's XGETBV answer: AVX-512 silicon whose ZMM state the OS does not save
+  // cannot run AVX-512 code, so it is not reported as such.
+  const cpu::CpuFeatures& f = cpu::this_cpu_features();
+  if (cpu::can_run_avx512(f)) return "avx512";
+  if (cpu::can_run_avx2_fma(f)) return "avx2+fma";
+  if (f.avx && f.os_saves_ymm) return "avx";
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return "avx512";
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "avx2+fma";
-  if (__builtin_cpu_supports("avx")) return "avx";
   if (__builtin_cpu_supports("sse4.2")) return "sse4.2";
   return "sse2";
 }
@@ -77,7 +81,9 @@ std::uint64_t cgroup_headroom() {
 }  // namespace
 
 const CpuInfo& cpu_info() {
-  static const CpuInfo info{read_cpu_name(), usable_cores(), simd_level()};
+  static const CpuInfo info{read_cpu_name(), usable_cores(), simd_level(),
+                            cpu::simd_name(cpu::this_cpu_features()), cpu::fp32_lanes(cpu::this_cpu_features()),
+                            cpu::fma_units(cpu::this_cpu_features())};
   return info;
 }
 

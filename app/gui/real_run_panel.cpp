@@ -13,6 +13,7 @@
 #include "core/measured_text.hpp"
 #include "gui/presentation.hpp"
 #include "gui/theme.hpp"
+#include "warpscope/kernels/blas_core.hpp"
 #include "warpscope/kernels/system_info.hpp"
 
 namespace ws::app {
@@ -267,6 +268,12 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
 
   text_coloured(colour_measured(), T("label.measured_here"));
   ImGui::TextWrapped("CPU: %s, %d cores, %s", cpu.name.c_str(), cpu.cores, cpu.simd.c_str());
+  // The kernel cpu-blas really runs, and the one OpenBLAS would have run when warpscope corrected it.
+  if (const std::string core = kernels::blas_core_name(); core != "none") {
+    const std::string detected = kernels::blas_core_detected();
+    ImGui::TextWrapped("%s", detected.empty() ? TF("label.openblas_core", core).c_str()
+                                              : TF("label.openblas_core_corrected", core, detected).c_str());
+  }
   const auto gpu = kernels::gpu_info();
   if (gpu)
     ImGui::TextWrapped("GPU: %s, cc %d.%d, %d SMs", gpu->name.c_str(), gpu->cc_major, gpu->cc_minor, gpu->sm_count);

@@ -22,8 +22,13 @@ bool naive(const Gemm& g, const RunControl& control);
 // `threads` >= 1. Returns how many threads it would really use for this shape (small problems
 // are not worth splitting), so the result can report it.
 int parallel_threads_for(const Gemm& g, int threads);
+// Throws std::runtime_error when WARPSCOPE_CPU_MICROKERNEL asks for a kernel it cannot run.
 bool parallel(const Gemm& g, int threads, const RunControl& control);
-const char* parallel_microkernel_name();  // which micro-kernel the run-time dispatch picked
+// The same with a given micro-kernel (microkernel.hpp); throws when this CPU cannot run it.
+enum class MicroKernelId;
+bool parallel_with(MicroKernelId kernel, const Gemm& g, int threads, const RunControl& control);
+// The micro-kernel the run-time dispatch picked and the blocking derived for it, for `detail`.
+std::string parallel_microkernel_name();
 std::size_t parallel_workspace_bytes(const Gemm& g, int threads);
 
 bool blas_available();

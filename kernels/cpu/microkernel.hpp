@@ -1,24 +1,61 @@
-// The register-blocked inner kernel of cpu-parallel and its packed-panel layout, shared by the
-// portable version (parallel.cpp) and the AVX2+FMA one (microkernel_avx2.cpp).
+// The register-blocked inner kernels of cpu-parallel, their packed-panel layout and the run-time
+// choice between them: AVX-512 14x32 (microkernel_avx512.cpp), AVX2 6x16 (microkernel_avx2.cpp)
+// and the portable 6x16 (parallel.cpp).
 #pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "cpu/cpu_features.hpp"
 
 namespace ws::kernels::cpu {
 
-// A 6x16 tile of C lives in 12 AVX registers (6 rows x two 8-wide vectors); with two registers for
-// the B row and one for the broadcast A value that is 15 of the 16 ymm registers.
-inline constexpr int kMR = 6;
-inline constexpr int kNR = 16;
-
-// Computes the MR x NR product of a packed A micro-panel (kc steps of MR values) and a packed B
-// micro-panel (kc steps of NR values), then writes its top-left mr x nr corner into C (row
-// stride ldc): C = tile when !accumulate (C may hold NaN poison), C += tile otherwise.
+// Computes the mr_max x nr_max product of a packed A micro-panel (kc steps of mr_max values) and a
+// packed B micro-panel (kc steps of nr_max values), then writes its top-left mr x nr corner into
+// C (row stride ldc): C = tile when !accumulate (C may hold NaN poison), C += tile otherwise.
 using MicroKernel = void (*)(int kc, const float* a, const float* b, float* c, long ldc, int mr,
                              int nr, bool accumulate);
 
+// The portable and AVX2 tiles: 6x16 is 12 ymm accumulators (6 rows x two 8-wide vectors) plus
+// two for the B row and one for the broadcast A value, 15 of the 16 ymm registers.
+inline constexpr int kMR = 6;
+inline constexpr int kNR = 16;
+// The AVX-512 tile: 14x32 is 28 zmm accumulators + 2 for B + 1 broadcast = 31 of 32 registers,
+// 28 independent FMAs per depth step, enough to cover 4-cycle latency on two FMA ports.
+inline constexpr int kMR512 = 14;
+inline constexpr int kNR512 = 32;
+
 void microkernel_portable(int kc, const float* a, const float* b, float* c, long ldc, int mr,
                           int nr, bool accumulate);
-// Only call when __builtin_cpu_supports("avx2") and ("fma") hold.
+// Only call when can_run_avx2_fma(this_cpu_features()).
 void microkernel_avx2(int kc, const float* a, const float* b, float* c, long ldc, int mr, int nr,
                       bool accumulate);
+// Only call when can_run_avx512(this_cpu_features()).
+void microkernel_avx512(int kc, const float* a, const float* b, float* c, long ldc, int mr, int nr,
+                        bool accumulate);
+
+enum class MicroKernelId { avx512, avx2, portable };
+
+struct MicroKernelSpec {
+  MicroKernelId id;
+  const char* name;  // for `detail`: "AVX-512 14x32 micro-kernel", ...
+  const char* key;   // for WARPSCOPE_CPU_MICROKERNEL: "avx512", "avx2", "portable"
+  int mr, nr;
+  MicroKernel run;
+};
+
+const MicroKernelSpec& microkernel_spec(MicroKernelId id);
+// The fastest kernel `f` can run. Pure: tests feed every feature combination.
+MicroKernelId choose_microkernel(const CpuFeatures& f);
+bool cpu_can_run(MicroKernelId id, const CpuFeatures& f);
+std::optional<MicroKernelId> microkernel_by_key(std::string_view key);
+
+// What cpu-parallel uses on this CPU: choose_microkernel(), unless WARPSCOPE_CPU_MICROKERNEL names
+// one (to compare kernels on one machine, or to test each).
+const MicroKernelSpec& active_microkernel();
+// Why cpu-parallel refuses to run: the variable names an unknown kernel or one this CPU cannot
+// run (then active_microkernel() falls back to the chosen one, for sizes and labels only).
+std::optional<std::string> microkernel_refusal();
 
 }  // namespace ws::kernels::cpu

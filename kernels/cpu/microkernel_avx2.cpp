@@ -1,6 +1,6 @@
 // AVX2+FMA 6x16 micro-kernel. Compiled for AVX2 through a target attribute rather than a global
-// -march flag, so the rest of the program still runs on any x86-64 and parallel.cpp picks this
-// only after checking the CPU at run time.
+// -march flag, so the rest of the program still runs on any x86-64; microkernel_dispatch.cpp
+// picks this only after checking the CPU at run time.
 
 #include <immintrin.h>
 

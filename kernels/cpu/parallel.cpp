@@ -1,7 +1,9 @@
 // cpu-parallel: a BLIS-style GEMM. C is cut into cache-sized blocks (NC columns, KC depth, MC
-// rows); the A and B blocks are copied ("packed") into contiguous, zero-padded micro-panels so the
-// micro-kernel streams them with unit stride. Threads share one packed B panel and take blocks of
-// C from a counter.
+// rows, derived from this CPU's cache sizes in blocking.cpp); the A and B blocks are copied
+// ("packed") into contiguous, zero-padded micro-panels so the micro-kernel streams them with unit
+// stride. Threads share one packed B panel and take (row block, column chunk) units of C from a
+// counter, so both the M and the N loop are split: a short, wide C or a tall, narrow one still
+// feeds every thread.
 
 #include <algorithm>
 #include <atomic>
@@ -9,9 +11,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
+#include "cpu/blocking.hpp"
 #include "cpu/cpu_kernels.hpp"
 #include "cpu/microkernel.hpp"
 
@@ -19,25 +24,17 @@ namespace ws::kernels::cpu {
 
 namespace {
 
-// KC x NR of B (16 KiB) stays in the 32 KiB L1 while the micro-kernel sweeps down the A block;
-// MC x KC of A (96 KiB) sits in the 512 KiB L2; KC x NC of B (4 MiB) in L3. Zen 3 and recent Intel
-// cores have similar L1/L2 sizes, so one set of sizes serves students' machines well enough.
-constexpr int kKC = 256;
-constexpr int kMC = 96;    // multiple of kMR; small enough to give threads many blocks
-constexpr int kNC = 4096;  // multiple of kNR
-
 // Below this many multiply-adds, starting a thread costs more than it saves.
 constexpr double kMinWorkPerExtraThread = 64.0 * 64.0 * 64.0;
 
-MicroKernel pick_microkernel() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return microkernel_avx2;
-  return microkernel_portable;
-}
+// The kernel and its blocking for one run, fixed before any thread starts.
+struct Plan {
+  const MicroKernelSpec* kernel;
+  Blocking blocks;
+};
 
-MicroKernel selected_microkernel() {
-  static const MicroKernel kernel = pick_microkernel();
-  return kernel;
+Plan plan_for(const MicroKernelSpec& kernel) {
+  return {&kernel, derive_blocking(this_cpu_caches(), kernel.mr, kernel.nr)};
 }
 
 struct FreeDeleter {
@@ -46,7 +43,7 @@ struct FreeDeleter {
 using Buffer = std::unique_ptr<float, FreeDeleter>;
 
 Buffer allocate(std::size_t floats) {
-  // 64-byte alignment: packed panels start on cache lines and satisfy aligned AVX loads.
+  // 64-byte alignment: packed panels start on cache lines and satisfy aligned AVX/AVX-512 loads.
   const std::size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
   auto* p = static_cast<float*>(std::aligned_alloc(64, bytes));
   if (p == nullptr) throw std::bad_alloc();
@@ -56,42 +53,50 @@ Buffer allocate(std::size_t floats) {
 int round_up(int x, int to) { return (x + to - 1) / to * to; }
 
 // A block (mc x kc, row stride lda) -> ceil(mc/MR) micro-panels, each kc steps of MR values.
-void pack_a(const float* a, long lda, int mc, int kc, float* out) {
-  for (int i0 = 0; i0 < mc; i0 += kMR) {
-    const int rows = std::min(kMR, mc - i0);
-    for (int p = 0; p < kc; ++p) {
-      int r = 0;
-      for (; r < rows; ++r) out[p * kMR + r] = a[(i0 + r) * lda + p];
-      for (; r < kMR; ++r) out[p * kMR + r] = 0.0f;
-    }
-    out += static_cast<long>(kc) * kMR;
-  }
-}
-
-// B block (kc x nc, row stride ldb) -> ceil(nc/NR) micro-panels, each kc steps of NR values.
-void pack_b(const float* b, long ldb, int kc, int nc, float* out) {
-  for (int j0 = 0; j0 < nc; j0 += kNR) {
-    const int cols = std::min(kNR, nc - j0);
-    for (int p = 0; p < kc; ++p) {
-      const float* src = b + p * ldb + j0;
-      if (cols == kNR) {
-        std::memcpy(out, src, kNR * sizeof(float));
-      } else {
-        std::memcpy(out, src, cols * sizeof(float));
-        std::fill(out + cols, out + kNR, 0.0f);
+// MR as a template parameter lets the compiler unroll the row loop for each tile height.
+template <int MR>
+void pack_a_tiles(const float* a, long lda, int mc, int kc, float* out) {
+  for (int i0 = 0; i0 < mc; i0 += MR) {
+    const int rows = std::min(MR, mc - i0);
+    if (rows == MR) {
+      for (int p = 0; p < kc; ++p)
+        for (int r = 0; r < MR; ++r) out[p * MR + r] = a[(i0 + r) * lda + p];
+    } else {
+      for (int p = 0; p < kc; ++p) {
+        int r = 0;
+        for (; r < rows; ++r) out[p * MR + r] = a[(i0 + r) * lda + p];
+        for (; r < MR; ++r) out[p * MR + r] = 0.0f;
       }
-      out += kNR;
     }
+    out += static_cast<long>(kc) * MR;
   }
 }
 
-// Work of one KC x NC step: the shared packed B panel and the list of (MC block, column chunk)
-// units that threads take from a counter, so a thread slowed by another process on its core
-// simply takes fewer units instead of holding everyone up (a static split would).
+void pack_a(int mr, const float* a, long lda, int mc, int kc, float* out) {
+  if (mr == kMR512) return pack_a_tiles<kMR512>(a, lda, mc, kc, out);
+  if (mr == kMR) return pack_a_tiles<kMR>(a, lda, mc, kc, out);
+  throw std::logic_error("no A packing for this micro-kernel height");
+}
+
+// One micro-panel of B (kc x cols, row stride ldb, cols <= nr) -> kc steps of nr values.
+void pack_b_panel(int nr, const float* b, long ldb, int kc, int cols, float* out) {
+  for (int p = 0; p < kc; ++p) {
+    const float* src = b + p * ldb;
+    std::memcpy(out, src, cols * sizeof(float));
+    if (cols < nr) std::fill(out + cols, out + nr, 0.0f);
+    out += nr;
+  }
+}
+
+// Work of one column panel: B packed for the whole depth K (every KC block of it), then the list
+// of (MC block, column chunk) units that threads take from a counter. Each unit runs the whole
+// depth for its block of C, so the threads meet at a barrier once per column panel, not once per
+// KC block: on a loaded machine every barrier waits for the slowest thread's time slice, and a
+// thread slowed by another process simply takes fewer units (a static split would hold everyone).
 struct Shared {
   const Gemm& g;
   const RunControl& control;
-  MicroKernel kernel;
+  Plan plan;
   int threads = 1;
   float* bpack = nullptr;
   std::atomic<int> next_unit{0};
@@ -100,72 +105,149 @@ struct Shared {
   double total = 0;
 };
 
-// Column chunks per MC block: enough units for balance (about 4 per thread), but no chunk under
-// 64 columns, where re-packing the A block for every chunk would start to cost.
-int column_chunks(int m_blocks, int nc, int threads) {
-  const int wanted = (4 * threads + m_blocks - 1) / m_blocks;
-  const int most = std::max(1, nc / (4 * kNR));
+// About 8 units per thread balance the load when threads run at different speeds (other
+// processes on the cores); each extra column chunk re-packs an A block, under 1 % of its work.
+constexpr int kUnitsPerThread = 8;
+
+// Column chunks per MC block: enough units for balance, but no chunk under 4 micro-panels, where
+// re-packing the A block for every chunk would start to cost.
+int column_chunks(int m_blocks, int nc, int nr, int threads) {
+  if (threads == 1) return 1;  // nothing to balance
+  const int wanted = (kUnitsPerThread * threads + m_blocks - 1) / m_blocks;
+  const int most = std::max(1, nc / (4 * nr));
   return std::clamp(wanted, 1, most);
+}
+
+// Rows per A block: at most the cache-derived MC, and a block count that is a multiple of the
+// thread count and, where C is narrow (4096x64 has one column chunk), enough for balance, so no
+// thread is left with the last odd block while the others wait.
+int row_block(int m, int nc, int mr, int nr, int mc_max, int threads) {
+  if (threads == 1) return mc_max;
+  const int chunks_most = std::max(1, nc / (4 * nr));
+  int blocks = std::max((m + mc_max - 1) / mc_max, (kUnitsPerThread * threads + chunks_most - 1) / chunks_most);
+  blocks = round_up(blocks, threads);
+  const int rows = (m + blocks - 1) / blocks;
+  return std::clamp(round_up(rows, mr), mr, mc_max);
+}
+
+// Columns per panel: the cache-derived NC, fewer when B packed for the whole depth would pass
+// kMaxPackedB. A unit reads 4 bytes of B per 2 x MC flops (under 0.01 byte per flop at MC 252),
+// so the panel need not fit in a cache.
+constexpr long kMaxPackedB = 64L * 1024 * 1024 / sizeof(float);
+
+int panel_columns(const Plan& plan, const Gemm& g) {
+  const int nr = plan.kernel->nr;
+  const long fit = kMaxPackedB / std::max(1, g.k) / nr * nr;
+  return static_cast<int>(std::clamp<long>(fit, nr, plan.blocks.nc));
 }
 
 void run_thread(Shared& s, int id, std::barrier<>& sync, float* apack) {
   const Gemm& g = s.g;
   const long lda = g.k, ldb = g.n, ldc = g.n;
+  const MicroKernelSpec& kernel = *s.plan.kernel;
+  const int MR = kernel.mr, NR = kernel.nr;
+  const int KC = s.plan.blocks.kc;
+  const int NC = panel_columns(s.plan, g);
+  const int depth_blocks = (g.k + KC - 1) / KC;
 
-  for (int jc = 0; jc < g.n; jc += kNC) {
-    const int nc = std::min(kNC, g.n - jc);
-    const int panels = (nc + kNR - 1) / kNR;
-    for (int pc = 0; pc < g.k; pc += kKC) {
-      const int kc = std::min(kKC, g.k - pc);
-      // Every thread packs every threads-th micro-panel of B; the barrier publishes the panel
-      // (and the reset unit counter) to all of them.
-      for (int p = id; p < panels; p += s.threads) {
-        const int j0 = p * kNR;
-        pack_b(g.b + pc * ldb + jc + j0, ldb, kc, std::min(kNR, nc - j0),
-               s.bpack + static_cast<long>(p) * kc * kNR);
-      }
-      sync.arrive_and_wait();
+  for (int jc = 0; jc < g.n; jc += NC) {
+    const int nc = std::min(NC, g.n - jc);
+    const int panels = (nc + NR - 1) / NR;
+    // The KC block starting at depth pc holds `panels` micro-panels of kc x NR from offset
+    // pc * panels * NR. Every thread packs every threads-th (depth block, micro-panel) pair; the
+    // barrier publishes them (and the reset unit counter) to all threads.
+    for (int item = id; item < depth_blocks * panels; item += s.threads) {
+      const int pc = (item / panels) * KC, p = item % panels;
+      const int kc = std::min(KC, g.k - pc), j0 = p * NR;
+      pack_b_panel(NR, g.b + pc * ldb + jc + j0, ldb, kc, std::min(NR, nc - j0),
+                   s.bpack + static_cast<long>(pc) * panels * NR + static_cast<long>(p) * kc * NR);
+    }
+    sync.arrive_and_wait();
 
-      const int m_blocks = (g.m + kMC - 1) / kMC;
-      const int chunks = column_chunks(m_blocks, nc, s.threads);
-      const int chunk_panels = (panels + chunks - 1) / chunks;
-      const int units = m_blocks * chunks;
-      for (int u = s.next_unit.fetch_add(1); u < units && !s.stop.load(std::memory_order_relaxed);
-           u = s.next_unit.fetch_add(1)) {
-        // A unit is a few milliseconds of work at most: often enough to cancel promptly.
+    const int MC = row_block(g.m, nc, MR, NR, s.plan.blocks.mc, s.threads);
+    const int m_blocks = (g.m + MC - 1) / MC;
+    const int chunks = column_chunks(m_blocks, nc, NR, s.threads);
+    const int chunk_panels = (panels + chunks - 1) / chunks;
+    const int units = m_blocks * chunks;
+    for (int u = s.next_unit.fetch_add(1); u < units && !s.stop.load(std::memory_order_relaxed);
+         u = s.next_unit.fetch_add(1)) {
+      const int ic = (u / chunks) * MC;
+      const int mc = std::min(MC, g.m - ic);
+      const int p_begin = (u % chunks) * chunk_panels;
+      const int p_end = std::min(panels, p_begin + chunk_panels);
+      if (p_begin >= p_end) continue;
+      const int columns = std::min(nc - p_begin * NR, (p_end - p_begin) * NR);
+      for (int pc = 0; pc < g.k; pc += KC) {
+        // One depth block of one unit is a few milliseconds at most: often enough to cancel promptly.
         if (s.control.cancelled()) {
           s.stop.store(true, std::memory_order_relaxed);
           break;
         }
-        const int ic = (u / chunks) * kMC;
-        const int mc = std::min(kMC, g.m - ic);
-        const int p_begin = (u % chunks) * chunk_panels;
-        const int p_end = std::min(panels, p_begin + chunk_panels);
-        if (p_begin >= p_end) continue;
-        pack_a(g.a + ic * lda + pc, lda, mc, kc, apack);
+        const int kc = std::min(KC, g.k - pc);
+        const float* bblock = s.bpack + static_cast<long>(pc) * panels * NR;
+        pack_a(MR, g.a + ic * lda + pc, lda, mc, kc, apack);
         for (int p = p_begin; p < p_end; ++p) {
-          const int jr = p * kNR;
-          const int nr = std::min(kNR, nc - jr);
-          const float* bp = s.bpack + static_cast<long>(p) * kc * kNR;
-          for (int ir = 0; ir < mc; ir += kMR) {
-            const int mr = std::min(kMR, mc - ir);
+          const int jr = p * NR;
+          const int nr = std::min(NR, nc - jr);
+          const float* bp = bblock + static_cast<long>(p) * kc * NR;
+          for (int ir = 0; ir < mc; ir += MR) {
+            const int mr = std::min(MR, mc - ir);
             // The first depth block overwrites C (which holds NaN poison); later ones add to it.
-            s.kernel(kc, apack + static_cast<long>(ir / kMR) * kc * kMR, bp,
-                     g.c + (ic + ir) * ldc + jc + jr, ldc, mr, nr, pc > 0);
+            kernel.run(kc, apack + static_cast<long>(ir / MR) * kc * MR, bp,
+                       g.c + (ic + ir) * ldc + jc + jr, ldc, mr, nr, pc > 0);
           }
         }
-        const long long work = static_cast<long long>(mc) * std::min(nc - p_begin * kNR, (p_end - p_begin) * kNR) * kc;
+        const long long work = static_cast<long long>(mc) * columns * kc;
         const long long done = s.done.fetch_add(work, std::memory_order_relaxed) + work;
         if (id == 0) s.control.report(static_cast<double>(done) / s.total);
       }
-      // Nobody may repack B while another thread still reads it. The barrier also makes every
-      // thread see the same `stop`, so all leave together and none waits forever.
-      sync.arrive_and_wait();
-      if (s.stop.load(std::memory_order_relaxed)) return;
-      if (id == 0) s.next_unit.store(0, std::memory_order_relaxed);
-      sync.arrive_and_wait();
     }
+    // Nobody may repack B while another thread still reads it. The barrier also makes every
+    // thread see the same `stop`, so all leave together and none waits forever.
+    sync.arrive_and_wait();
+    if (s.stop.load(std::memory_order_relaxed)) return;
+    if (id == 0) s.next_unit.store(0, std::memory_order_relaxed);
+    sync.arrive_and_wait();
   }
+}
+
+int threads_for(const Plan& plan, const Gemm& g, int threads) {
+  const double work = static_cast<double>(g.m) * g.n * g.k;
+  const int by_work = static_cast<int>(std::max(1.0, work / kMinWorkPerExtraThread));
+  // Every tile of rows can be a unit of its own (row_block shrinks the blocks down to one tile).
+  const int row_tiles = (g.m + plan.kernel->mr - 1) / plan.kernel->mr;
+  const int by_units = row_tiles * std::max(1, std::min(g.n, panel_columns(plan, g)) / (4 * plan.kernel->nr));
+  return std::max(1, std::min({threads, by_work, by_units}));
+}
+
+std::size_t b_panel_floats(const Plan& plan, const Gemm& g) {
+  const int nr = plan.kernel->nr;
+  return static_cast<std::size_t>(g.k) * std::min(panel_columns(plan, g), round_up(g.n, nr));
+}
+
+std::size_t a_block_floats(const Plan& plan) {
+  return static_cast<std::size_t>(round_up(plan.blocks.mc, plan.kernel->mr)) * plan.blocks.kc;
+}
+
+bool run_plan(const Plan& plan, const Gemm& g, int threads, const RunControl& control) {
+  Shared shared{g, control, plan};
+  shared.threads = threads_for(plan, g, threads);
+  shared.total = static_cast<double>(g.m) * g.n * g.k;
+  Buffer bpack = allocate(b_panel_floats(plan, g));
+  shared.bpack = bpack.get();
+  // Allocated here, not in the workers, so running out of memory throws to the caller instead of
+  // terminating the program from inside a thread.
+  std::vector<Buffer> apacks;
+  for (int t = 0; t < shared.threads; ++t) apacks.push_back(allocate(a_block_floats(plan)));
+
+  std::barrier<> sync(shared.threads);
+  std::vector<std::thread> workers;
+  workers.reserve(shared.threads - 1);
+  for (int t = 1; t < shared.threads; ++t)
+    workers.emplace_back([&, t] { run_thread(shared, t, sync, apacks[t].get()); });
+  run_thread(shared, 0, sync, apacks[0].get());
+  for (auto& w : workers) w.join();
+  return !shared.stop.load();
 }
 
 }  // namespace
@@ -187,43 +269,33 @@ void microkernel_portable(int kc, const float* a, const float* b, float* c, long
   }
 }
 
-const char* parallel_microkernel_name() {
-  return selected_microkernel() == microkernel_avx2 ? "AVX2+FMA 6x16 micro-kernel"
-                                                    : "portable 6x16 micro-kernel";
+std::string parallel_microkernel_name() {
+  const Plan plan = plan_for(active_microkernel());
+  return std::string(plan.kernel->name) + ", KC " + std::to_string(plan.blocks.kc) + " MC " +
+         std::to_string(plan.blocks.mc) + " NC " + std::to_string(plan.blocks.nc) + " from the cache sizes";
 }
 
 int parallel_threads_for(const Gemm& g, int threads) {
-  const double work = static_cast<double>(g.m) * g.n * g.k;
-  const int by_work = static_cast<int>(std::max(1.0, work / kMinWorkPerExtraThread));
-  const int m_blocks = (g.m + kMC - 1) / kMC;
-  const int by_units = m_blocks * std::max(1, std::min(g.n, kNC) / (4 * kNR));
-  return std::max(1, std::min({threads, by_work, by_units}));
+  return threads_for(plan_for(active_microkernel()), g, threads);
 }
 
 std::size_t parallel_workspace_bytes(const Gemm& g, int threads) {
-  const std::size_t used = parallel_threads_for(g, threads);
-  const std::size_t b_panel = static_cast<std::size_t>(kKC) * std::min(kNC, round_up(g.n, kNR));
-  return (used * kMC * kKC + b_panel) * sizeof(float);
+  const Plan plan = plan_for(active_microkernel());
+  const std::size_t used = threads_for(plan, g, threads);
+  return (used * a_block_floats(plan) + b_panel_floats(plan, g)) * sizeof(float);
 }
 
 bool parallel(const Gemm& g, int threads, const RunControl& control) {
-  Shared shared{g, control, selected_microkernel()};
-  shared.threads = parallel_threads_for(g, threads);
-  shared.total = static_cast<double>(g.m) * g.n * g.k;
-  Buffer bpack = allocate(static_cast<std::size_t>(kKC) * std::min(kNC, round_up(g.n, kNR)));
-  shared.bpack = bpack.get();
-  // Allocated here, not in the workers, so running out of memory throws to the caller instead of
-  // terminating the program from inside a thread.
-  std::vector<Buffer> apacks;
-  for (int t = 0; t < shared.threads; ++t) apacks.push_back(allocate(static_cast<std::size_t>(kMC) * kKC));
+  if (const auto why = microkernel_refusal()) throw std::runtime_error(*why);
+  return run_plan(plan_for(active_microkernel()), g, threads, control);
+}
 
-  std::barrier<> sync(shared.threads);
-  std::vector<std::thread> workers;
-  workers.reserve(shared.threads - 1);
-  for (int t = 1; t < shared.threads; ++t) workers.emplace_back([&, t] { run_thread(shared, t, sync, apacks[t].get()); });
-  run_thread(shared, 0, sync, apacks[0].get());
-  for (auto& w : workers) w.join();
-  return !shared.stop.load();
+bool parallel_with(MicroKernelId id, const Gemm& g, int threads, const RunControl& control) {
+  const MicroKernelSpec& kernel = microkernel_spec(id);
+  if (!cpu_can_run(id, this_cpu_features()))
+    throw std::runtime_error(std::string(kernel.name) + " cannot run on this CPU (" +
+                             simd_name(this_cpu_features()) + ")");
+  return run_plan(plan_for(kernel), g, threads, control);
 }
 
 }  // namespace ws::kernels::cpu

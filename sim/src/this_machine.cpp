@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -166,7 +168,22 @@ double fastest_ns_per_op(int repeats, double ops, F&& body) {
   return best;
 }
 
+std::mutex& simd_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::optional<SimdFacts>& provided_simd() {
+  static std::optional<SimdFacts> facts;
+  return facts;
+}
+
 }  // namespace
+
+void provide_this_machine_simd(const SimdFacts& facts) {
+  const std::lock_guard lock(simd_mutex());
+  provided_simd() = facts;
+}
 
 CpuProbe probe_this_cpu() {
   CpuProbe probe;
@@ -286,6 +303,15 @@ MachineFacts this_machine_facts() {
   f.fp32_lanes = 4;
   f.fma_units = 2;
 #endif
+  {
+    const std::lock_guard lock(simd_mutex());
+    if (const auto& given = provided_simd(); given && given->fp32_lanes > 0 && given->fma_units > 0) {
+      f.simd_isa = given->isa;
+      f.fp32_lanes = given->fp32_lanes;
+      f.fma_units = given->fma_units;
+      f.simd_source = given->source;
+    }
+  }
   f.probe = probe_this_cpu();
   return f;
 }
@@ -301,7 +327,12 @@ CpuPreset cpu_preset_from(const MachineFacts& f) {
       "FADD and L3 latency by CPUID family/model, cache sizes from sysfs, clock and the B column walk's latency "
       "and fills per L1 set measured at start, generic out-of-order core defaults for the rest "
       "(docs/SIMULATION.md, 'The CPU model against this machine')";
-  p.uncertain = {"fma_units (2 assumed with AVX2+FMA, else 1)"};
+  if (f.simd_source.empty()) {
+    p.uncertain = {"fma_units (2 assumed with AVX2+FMA, else 1)"};
+  } else {
+    p.source += "; SIMD width and FMA units from " + f.simd_source;
+    p.uncertain = {"fma_units (from a CPU family/model table, not measured)"};
+  }
 
   std::istringstream in(f.cpuinfo);
   std::string line;

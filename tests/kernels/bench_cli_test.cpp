@@ -54,6 +54,15 @@ TEST(BenchCli, JsonHasTheDocumentedShapeAndRealValues) {
   EXPECT_TRUE(j["cpu"]["cores"].is_number_integer());
   EXPECT_GE(j["cpu"]["cores"].get<int>(), 1);
   EXPECT_TRUE(j["cpu"]["simd"].is_string());
+  // The OpenBLAS core in use, and what OpenBLAS detected by itself only when warpscope corrected it.
+  ASSERT_TRUE(j["blas_core"].is_string());
+  ASSERT_TRUE(j["blas_core_note"].is_string());
+  ASSERT_TRUE(j.contains("blas_core_detected"));
+  const std::string note = j["blas_core_note"];
+  EXPECT_EQ(note.rfind(j["blas_core"].get<std::string>(), 0), 0u) << note;
+  if (!j["blas_core_detected"].is_null()) {
+    EXPECT_NE(note.find("detected " + j["blas_core_detected"].get<std::string>()), std::string::npos) << note;
+  }
   ASSERT_TRUE(j.contains("gpu"));
   if (!j["gpu"].is_null()) {
     EXPECT_TRUE(j["gpu"]["name"].is_string());

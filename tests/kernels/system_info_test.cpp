@@ -46,6 +46,11 @@ TEST(SystemInfo, DescribesTheCpu) {
   EXPECT_GE(cpu.cores, 1);
   const std::set<std::string> levels{"avx512", "avx2+fma", "avx", "sse4.2", "sse2"};
   EXPECT_TRUE(levels.count(cpu.simd)) << cpu.simd;
+  // The lanes agree with the level the OS lets this process use.
+  EXPECT_EQ(cpu.fp32_lanes, cpu.simd == "avx512" ? 16 : (cpu.simd == "avx2+fma" || cpu.simd == "avx") ? 8 : 4);
+  EXPECT_GE(cpu.fma_units, 1);
+  EXPECT_LE(cpu.fma_units, 2);
+  EXPECT_FALSE(cpu.simd_name.empty());
 }
 
 }  // namespace

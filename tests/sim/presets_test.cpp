@@ -321,6 +321,27 @@ MachineFacts epyc_facts() {
   return f;
 }
 
+// The app passes the kernels' CPUID/XGETBV facts in; the preset then takes its lanes and FMA
+// units from them and names where they came from (the peak follows).
+TEST(SimPresets, ThisMachineSimdFromTheRealKernels) {
+  MachineFacts guessed = epyc_facts();
+  guessed.fp32_lanes = 8;  // what a guess without the OS's ZMM answer might say
+  guessed.fma_units = 2;
+  const CpuPreset before = cpu_preset_from(guessed);
+  EXPECT_EQ(before.source.find("SIMD width and FMA units from"), std::string::npos);
+  MachineFacts told = guessed;
+  told.simd_isa = "AVX-512 + FMA";
+  told.fp32_lanes = 16;
+  told.fma_units = 1;  // Zen 4 runs 512-bit FMAs through one double-pumped unit
+  told.simd_source = "CPUID and XGETBV as read by the real kernels";
+  const CpuPreset after = cpu_preset_from(told);
+  EXPECT_EQ(after.fp32_lanes, 16);
+  EXPECT_EQ(after.fma_units, 1);
+  EXPECT_EQ(after.simd_isa, "AVX-512 + FMA");
+  EXPECT_NE(after.source.find("CPUID and XGETBV as read by the real kernels"), std::string::npos);
+  EXPECT_DOUBLE_EQ(after.peak_gflops(), before.peak_gflops());  // 16 x 1 = 8 x 2 lanes per cycle
+}
+
 TEST(SimPresets, ThisMachineTakesClockAndWalkFromItsProbes) {
   const CpuPreset p = cpu_preset_from(epyc_facts());
   EXPECT_EQ(p.cores, 2);

@@ -10,7 +10,10 @@ namespace ws::kernels {
 struct CpuInfo {
   std::string name;   // brand string from CPUID / /proc/cpuinfo
   int cores = 1;      // hardware threads usable by this process
-  std::string simd;   // "avx512", "avx2+fma", "sse2", ...
+  std::string simd;   // "avx512", "avx2+fma", "sse2", ...: what the OS lets this process run (XGETBV)
+  std::string simd_name;  // "AVX-512 + FMA", "AVX2 + FMA", "AVX", "SSE2"
+  int fp32_lanes = 4;     // of the widest usable vectors
+  int fma_units = 1;      // vector FMAs per cycle, from a CPU family/model table
 };
 
 struct GpuInfo {

@@ -196,8 +196,21 @@ struct MachineFacts {
   int hardware_threads = 1;
   std::string simd_isa = "SSE2";
   int fp32_lanes = 4, fma_units = 1;
+  std::string simd_source;  // who said so: empty for sim's own __builtin_cpu_supports guess
   CpuProbe probe;
 };
+
+// The SIMD facts the real kernels go by (kernels/ reads CPUID and XGETBV and keeps a table of FMA
+// units per core); sim cannot include kernels/, so the app passes them in before anything asks
+// for this_machine_cpu(). Without them sim guesses from __builtin_cpu_supports.
+struct SimdFacts {
+  std::string isa;         // "AVX-512 + FMA", "AVX2 + FMA", ...
+  int fp32_lanes = 0;      // 16 with usable AVX-512, 8 with AVX, 4 with SSE
+  int fma_units = 0;       // vector FMAs issued per cycle
+  std::string source;      // for the preset's source line
+};
+// Takes effect only before the first this_machine_cpu() call (the preset is built once).
+void provide_this_machine_simd(const SimdFacts& facts);
 MachineFacts this_machine_facts();  // reads the files and CPUID and runs probe_this_cpu()
 CpuPreset cpu_preset_from(const MachineFacts& facts);
 

@@ -1,0 +1,37 @@
+// Cache-derived blocking, BLIS-style (Low et al., "Analytical modeling is enough for high-performance
+// BLIS", 2016, give the same halves).
+
+#include "cpu/blocking.hpp"
+
+#include <algorithm>
+
+namespace ws::kernels::cpu {
+
+namespace {
+
+constexpr long kTypicalL1 = 32L * 1024, kTypicalL2 = 512L * 1024, kTypicalL3 = 8L * 1024 * 1024;
+
+// Beyond these the blocks gain nothing measurable, and a shallower KC or narrower NC means more
+// passes over C; below them loop overhead dominates.
+constexpr int kMinKC = 64, kMaxKC = 1024;
+constexpr int kMaxNC = 16384;
+
+int round_down(long x, int to) { return static_cast<int>(x / to * to); }
+
+}  // namespace
+
+Blocking derive_blocking(const CacheSizes& caches, int mr, int nr) {
+  const long l1 = caches.l1d > 0 ? caches.l1d : kTypicalL1;
+  const long l2 = caches.l2 > 0 ? caches.l2 : kTypicalL2;
+  const long l3 = caches.l3 > 0 ? caches.l3 : kTypicalL3;
+  constexpr long kFloat = sizeof(float);
+
+  Blocking b;
+  // Multiples of 8 keep packed rows on 32-byte boundaries.
+  b.kc = std::clamp(round_down(l1 / 2 / (nr * kFloat), 8), kMinKC, kMaxKC);
+  b.mc = std::max(mr, round_down(l2 / 2 / (b.kc * kFloat), mr));
+  b.nc = std::clamp(round_down(l3 / 2 / (b.kc * kFloat), nr), nr, kMaxNC / nr * nr);
+  return b;
+}
+
+}  // namespace ws::kernels::cpu

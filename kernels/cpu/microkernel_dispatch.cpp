@@ -1,0 +1,70 @@
+// Which micro-kernel cpu-parallel runs: the fastest this CPU and its OS support, or the one
+// WARPSCOPE_CPU_MICROKERNEL names.
+
+#include <cstdlib>
+#include <string>
+
+#include "cpu/microkernel.hpp"
+
+namespace ws::kernels::cpu {
+
+namespace {
+
+const MicroKernelSpec kSpecs[] = {
+    {MicroKernelId::avx512, "AVX-512 14x32 micro-kernel", "avx512", kMR512, kNR512, microkernel_avx512},
+    {MicroKernelId::avx2, "AVX2+FMA 6x16 micro-kernel", "avx2", kMR, kNR, microkernel_avx2},
+    {MicroKernelId::portable, "portable 6x16 micro-kernel", "portable", kMR, kNR, microkernel_portable},
+};
+
+const char* kForceVariable = "WARPSCOPE_CPU_MICROKERNEL";
+
+}  // namespace
+
+const MicroKernelSpec& microkernel_spec(MicroKernelId id) {
+  for (const auto& spec : kSpecs)
+    if (spec.id == id) return spec;
+  return kSpecs[2];
+}
+
+bool cpu_can_run(MicroKernelId id, const CpuFeatures& f) {
+  switch (id) {
+    case MicroKernelId::avx512: return can_run_avx512(f);
+    case MicroKernelId::avx2: return can_run_avx2_fma(f);
+    case MicroKernelId::portable: return true;
+  }
+  return false;
+}
+
+MicroKernelId choose_microkernel(const CpuFeatures& f) {
+  if (can_run_avx512(f)) return MicroKernelId::avx512;
+  if (can_run_avx2_fma(f)) return MicroKernelId::avx2;
+  return MicroKernelId::portable;
+}
+
+std::optional<MicroKernelId> microkernel_by_key(std::string_view key) {
+  for (const auto& spec : kSpecs)
+    if (key == spec.key) return spec.id;
+  return std::nullopt;
+}
+
+std::optional<std::string> microkernel_refusal() {
+  const char* forced = std::getenv(kForceVariable);
+  if (forced == nullptr || *forced == '\0') return std::nullopt;
+  const auto id = microkernel_by_key(forced);
+  if (!id)
+    return std::string(kForceVariable) + "=" + forced + " names no micro-kernel (avx512, avx2 or portable)";
+  if (!cpu_can_run(*id, this_cpu_features()))
+    return std::string(kForceVariable) + "=" + forced + ": the " + microkernel_spec(*id).name +
+           " cannot run on this CPU (" + simd_name(this_cpu_features()) + ")";
+  return std::nullopt;
+}
+
+const MicroKernelSpec& active_microkernel() {
+  const char* forced = std::getenv(kForceVariable);
+  if (forced != nullptr && !microkernel_refusal()) {
+    if (const auto id = microkernel_by_key(forced)) return microkernel_spec(*id);
+  }
+  return microkernel_spec(choose_microkernel(this_cpu_features()));
+}
+
+}  // namespace ws::kernels::cpu

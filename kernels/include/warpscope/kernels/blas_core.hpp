@@ -1,0 +1,22 @@
+// OpenBLAS on its right kernel (kernels/cpu/blas_core.hpp has the decision): main() calls
+// use_right_openblas_core() first thing, and the window and `bench` print blas_core_note().
+#pragma once
+
+#include <string>
+
+namespace ws::kernels {
+
+// When OpenBLAS reported a core older than this CPU's instruction set and the user did not set
+// OPENBLAS_CORETYPE, sets it (and a marker recording the detected core) and re-executes this
+// program once from /proc/self/exe with the same arguments: OpenBLAS picks its kernel when the
+// library loads, before main() runs, so the variable must be there at process start. Returns
+// when nothing needs correcting, when this is the re-executed process, or when exec failed.
+void use_right_openblas_core(char** argv);
+
+// "SkylakeX (Debian's OpenBLAS 0.3.21 detected Prescott)", "Zen", "Haswell (OPENBLAS_CORETYPE set
+// by the user)", or "none" without OpenBLAS.
+std::string blas_core_note();
+// The core OpenBLAS detected by itself when warpscope corrected it, else empty.
+std::string blas_core_detected();
+
+}  // namespace ws::kernels

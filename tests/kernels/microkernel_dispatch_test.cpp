@@ -1,0 +1,241 @@
+// cpu-parallel's micro-kernels: the dispatch as a pure function of CPU features, the AVX-512 tile
+// logic on plain arrays (this CPU may not run AVX-512), and every kernel this CPU can run forced on
+// through the whole GEMM at shapes that leave edge tiles everywhere.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cpu/cpu_kernels.hpp"
+#include "cpu/microkernel.hpp"
+#include "cpu/microkernel_tile.hpp"
+#include "verify.hpp"
+#include "warpscope/kernels/job.hpp"
+
+namespace ws::kernels {
+namespace {
+
+using cpu::CpuFeatures;
+using cpu::MicroKernelId;
+
+std::vector<float> random_matrix(std::size_t count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(count);
+  for (auto& x : v) x = dist(rng);
+  return v;
+}
+
+CpuFeatures avx2_cpu() {
+  CpuFeatures f;
+  f.vendor = "AuthenticAMD";
+  f.family = 0x19;
+  f.model = 0x01;
+  f.fma = f.avx = f.avx2 = true;
+  f.os_saves_ymm = true;
+  return f;
+}
+
+CpuFeatures avx512_cpu() {
+  CpuFeatures f = avx2_cpu();
+  f.vendor = "GenuineIntel";
+  f.family = 6;
+  f.model = 0xcf;  // Emerald Rapids
+  f.avx512f = f.avx512dq = f.avx512bw = f.avx512vl = true;
+  f.os_saves_zmm = true;
+  return f;
+}
+
+TEST(MicroKernelDispatch, NamedCpus) {
+  EXPECT_EQ(cpu::choose_microkernel(avx512_cpu()), MicroKernelId::avx512);
+  EXPECT_EQ(cpu::choose_microkernel(avx2_cpu()), MicroKernelId::avx2);
+  EXPECT_EQ(cpu::choose_microkernel(CpuFeatures{}), MicroKernelId::portable);
+
+  CpuFeatures no_zmm_state = avx512_cpu();  // AVX-512 silicon, but the OS does not save ZMM
+  no_zmm_state.os_saves_zmm = false;
+  EXPECT_EQ(cpu::choose_microkernel(no_zmm_state), MicroKernelId::avx2);
+  CpuFeatures no_ymm_state = avx2_cpu();
+  no_ymm_state.os_saves_ymm = false;
+  EXPECT_EQ(cpu::choose_microkernel(no_ymm_state), MicroKernelId::portable);
+  CpuFeatures knights_landing = avx512_cpu();  // AVX-512F without BW/DQ/VL
+  knights_landing.avx512bw = knights_landing.avx512dq = knights_landing.avx512vl = false;
+  EXPECT_EQ(cpu::choose_microkernel(knights_landing), MicroKernelId::avx2);
+}
+
+// All 2^10 combinations of the flags: the choice is always a kernel the CPU can run, AVX-512 only
+// with every flag it needs, and never a slower kernel when a faster one could run.
+TEST(MicroKernelDispatch, EveryFeatureCombination) {
+  for (unsigned bits = 0; bits < (1u << 10); ++bits) {
+    CpuFeatures f;
+    bool* flags[] = {&f.fma, &f.avx, &f.avx2, &f.avx512f, &f.avx512dq, &f.avx512bw, &f.avx512vl,
+                     &f.os_saves_ymm, &f.os_saves_zmm, nullptr};
+    for (int i = 0; flags[i] != nullptr; ++i) *flags[i] = (bits >> i) & 1;
+    const bool vendor_intel = (bits >> 9) & 1;
+    f.vendor = vendor_intel ? "GenuineIntel" : "AuthenticAMD";
+    const MicroKernelId chosen = cpu::choose_microkernel(f);
+    SCOPED_TRACE(bits);
+    EXPECT_TRUE(cpu::cpu_can_run(chosen, f));
+    const bool all_avx2 = f.fma && f.avx && f.avx2 && f.os_saves_ymm;
+    const bool all_avx512 = all_avx2 && f.avx512f && f.avx512dq && f.avx512bw && f.avx512vl && f.os_saves_zmm;
+    EXPECT_EQ(chosen == MicroKernelId::avx512, all_avx512);
+    EXPECT_EQ(chosen == MicroKernelId::avx2, all_avx2 && !all_avx512);
+    EXPECT_TRUE(cpu::cpu_can_run(MicroKernelId::portable, f));
+  }
+}
+
+TEST(MicroKernelDispatch, KeysNameEveryKernel) {
+  for (const MicroKernelId id : {MicroKernelId::avx512, MicroKernelId::avx2, MicroKernelId::portable}) {
+    const auto& spec = cpu::microkernel_spec(id);
+    EXPECT_EQ(spec.id, id);
+    EXPECT_EQ(cpu::microkernel_by_key(spec.key), id);
+    EXPECT_EQ(spec.nr % 16, 0);  // whole 16-float rows: the B panels' 64-byte alignment holds
+  }
+  EXPECT_FALSE(cpu::microkernel_by_key("avx3"));
+  EXPECT_EQ(cpu::microkernel_spec(MicroKernelId::avx512).mr, 14);
+  EXPECT_EQ(cpu::microkernel_spec(MicroKernelId::avx512).nr, 32);
+}
+
+// The AVX-512 kernel's tile logic with 16-float plain arrays in place of __m512.
+struct PlainVec16 {
+  struct reg {
+    float v[16];
+  };
+  static constexpr int width = 16;
+  static reg zero() { return {}; }
+  static reg load(const float* p) {
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % 64, 0u) << "aligned load of a misaligned address";
+    return loadu(p);
+  }
+  static reg loadu(const float* p) {
+    reg r;
+    for (int i = 0; i < 16; ++i) r.v[i] = p[i];
+    return r;
+  }
+  static void store(float* p, reg r) { storeu(p, r); }
+  static void storeu(float* p, reg r) {
+    for (int i = 0; i < 16; ++i) p[i] = r.v[i];
+  }
+  static reg broadcast(const float* p) {
+    reg r;
+    for (float& x : r.v) x = *p;
+    return r;
+  }
+  static reg fma(reg a, reg b, reg c) {
+    for (int i = 0; i < 16; ++i) c.v[i] = std::fma(a.v[i], b.v[i], c.v[i]);
+    return c;
+  }
+  static reg add(reg a, reg b) {
+    for (int i = 0; i < 16; ++i) a.v[i] += b.v[i];
+    return a;
+  }
+};
+
+TEST(CpuMicroKernel, Avx512TileLogicOnPlainVectors) {
+  constexpr int MR = cpu::kMR512, NR = cpu::kNR512;
+  for (const int kc : {1, 7, 64}) {
+    const auto a = random_matrix(static_cast<std::size_t>(kc) * MR, 11);
+    std::vector<float, std::allocator<float>> b_values = random_matrix(static_cast<std::size_t>(kc) * NR, 12);
+    alignas(64) static float b[64 * NR];
+    std::copy(b_values.begin(), b_values.end(), b);
+    for (const int mr : {MR, 1, 13}) {
+      for (const int nr : {NR, 1, 17, 31}) {
+        for (const bool accumulate : {false, true}) {
+          const long ldc = NR + 5;
+          std::vector<float> c(MR * ldc, accumulate ? 0.25f : std::numeric_limits<float>::quiet_NaN());
+          cpu::tile_microkernel<PlainVec16, MR, NR>(kc, a.data(), b, c.data(), ldc, mr, nr, accumulate);
+          for (int i = 0; i < MR; ++i) {
+            for (int j = 0; j < ldc; ++j) {
+              const float got = c[i * ldc + j];
+              if (i < mr && j < nr) {
+                double want = accumulate ? 0.25 : 0.0;
+                for (int p = 0; p < kc; ++p) want += static_cast<double>(a[p * MR + i]) * b[p * NR + j];
+                ASSERT_NEAR(got, want, 1e-4) << "kc " << kc << " tile " << mr << "x" << nr << " at " << i << "," << j;
+              } else {
+                ASSERT_TRUE(accumulate ? got == 0.25f : std::isnan(got)) << "wrote outside the tile at " << i << "," << j;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Each micro-kernel this CPU can run, through the whole GEMM: shapes smaller than one tile, one
+// element past a tile or a KC block, and a thread count that splits unevenly.
+TEST(CpuParallel, EveryMicroKernelForcedAtAwkwardShapes) {
+  // The last is tall and narrow: threads split it into row blocks smaller than MC.
+  const Shape shapes[] = {{1, 1, 1},       {13, 31, 7},    {15, 33, 300}, {7, 17, 257},
+                          {203, 317, 301}, {29, 65, 513}, {601, 40, 300}};
+  int ran = 0;
+  for (const MicroKernelId id : {MicroKernelId::avx512, MicroKernelId::avx2, MicroKernelId::portable}) {
+    const auto& spec = cpu::microkernel_spec(id);
+    if (!cpu::cpu_can_run(id, cpu::this_cpu_features())) {
+      const cpu::Gemm g{1, 1, 1, nullptr, nullptr, nullptr};
+      try {
+        cpu::parallel_with(id, g, 1, RunControl{});
+        ADD_FAILURE() << spec.name << " ran on a CPU that cannot run it";
+      } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("cannot run on this CPU"), std::string::npos) << e.what();
+      }
+      continue;
+    }
+    ++ran;
+    for (const Shape& s : shapes) {
+      const auto a = random_matrix(static_cast<std::size_t>(s.m) * s.k, 21);
+      const auto b = random_matrix(static_cast<std::size_t>(s.k) * s.n, 22);
+      for (const int threads : {1, 3}) {
+        std::vector<float> c(static_cast<std::size_t>(s.m) * s.n, std::numeric_limits<float>::quiet_NaN());
+        ASSERT_TRUE(cpu::parallel_with(id, {s.m, s.n, s.k, a.data(), b.data(), c.data()}, threads, RunControl{}));
+        const Verification v = verify(a.data(), b.data(), c.data(), s, 5);
+        EXPECT_TRUE(v.ok) << spec.name << " " << s.m << "x" << s.n << "x" << s.k << ", " << threads
+                          << " threads: max_rel_error " << v.max_rel_error << ", non-finite " << v.non_finite;
+      }
+    }
+  }
+  EXPECT_GE(ran, 1);  // the portable kernel runs everywhere
+}
+
+// WARPSCOPE_CPU_MICROKERNEL picks the kernel for a whole job, and a kernel the CPU cannot run is
+// refused with the reason instead of crashing on an illegal instruction.
+TEST(CpuParallel, ForcedMicroKernelThroughTheEnvironment) {
+  JobRequest req;
+  req.kernel = "cpu-parallel";
+  req.shape = {37, 45, 29};
+  req.threads = 1;
+  req.repeats = 1;
+
+  setenv("WARPSCOPE_CPU_MICROKERNEL", "portable", 1);
+  JobControl control;
+  JobResult r = run_job(req, control);
+  EXPECT_FALSE(r.skipped) << *r.skipped;
+  EXPECT_TRUE(r.verified);
+  EXPECT_NE(r.detail.find("portable 6x16 micro-kernel"), std::string::npos) << r.detail;
+
+  setenv("WARPSCOPE_CPU_MICROKERNEL", "sse9", 1);
+  r = run_job(req, control);
+  ASSERT_TRUE(r.skipped);
+  EXPECT_NE(r.skipped->find("names no micro-kernel"), std::string::npos) << *r.skipped;
+
+  if (!cpu::can_run_avx512(cpu::this_cpu_features())) {
+    setenv("WARPSCOPE_CPU_MICROKERNEL", "avx512", 1);
+    r = run_job(req, control);
+    ASSERT_TRUE(r.skipped);
+    EXPECT_NE(r.skipped->find("cannot run on this CPU"), std::string::npos) << *r.skipped;
+  }
+  unsetenv("WARPSCOPE_CPU_MICROKERNEL");
+  r = run_job(req, control);
+  EXPECT_TRUE(r.verified);
+  EXPECT_NE(r.detail.find(cpu::microkernel_spec(cpu::choose_microkernel(cpu::this_cpu_features())).name),
+            std::string::npos)
+      << r.detail;
+}
+
+}  // namespace
+}  // namespace ws::kernels

@@ -15,16 +15,13 @@
 #include <vector>
 
 #include "cli_commands.hpp"
+#include "core/build_info.hpp"
 #include "core/run_estimate.hpp"
 #include "warpscope/kernels/blas_core.hpp"
 #include "warpscope/kernels/job.hpp"
 #include "warpscope/kernels/system_info.hpp"
 #include "warpscope/sim/cpu_prediction.hpp"
 #include "warpscope/sim/presets.hpp"
-
-#ifndef WARPSCOPE_VERSION
-#define WARPSCOPE_VERSION "dev"
-#endif
 
 namespace ws::app {
 
@@ -157,7 +154,8 @@ nlohmann::json machine_json() {
   j["gl_status"] = k::gl_status();
   j["host"] = host_name();
   j["date"] = utc_now_iso8601();
-  j["warpscope_version"] = WARPSCOPE_VERSION;
+  j["warpscope_version"] = version();
+  j["git_commit"] = git_commit();
   j["blas_core"] = k::blas_core_name();
   j["blas_core_note"] = k::blas_core_note();
   // The core OpenBLAS picked by itself when warpscope replaced it through OPENBLAS_CORETYPE, else null.

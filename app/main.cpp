@@ -5,14 +5,12 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_commands.hpp"
+#include "core/assets.hpp"
+#include "core/build_info.hpp"
 #include "gui_options.hpp"
 #include "warpscope/kernels/blas_core.hpp"
 #include "warpscope/kernels/system_info.hpp"
 #include "warpscope/sim/presets.hpp"
-
-#ifndef WARPSCOPE_VERSION
-#define WARPSCOPE_VERSION "dev"
-#endif
 
 int main(int argc, char** argv) {
   // First, before anything else runs: this may re-execute the program with OPENBLAS_CORETYPE set.
@@ -21,9 +19,13 @@ int main(int argc, char** argv) {
   const auto& cpu = ws::kernels::cpu_info();
   ws::sim::provide_this_machine_simd({cpu.simd_name, cpu.fp32_lanes, cpu.fma_units,
                                       "CPUID and XGETBV as read by the real kernels"});
+  // Then, while this is still the only thread: sim/ reads presets through $WARPSCOPE_ASSETS.
+  ws::app::publish_assets_dir();
   CLI::App app{"warpscope: why AI runs on GPUs. A real matrix multiply C = A·B on this machine's CPU and\n"
                "GPU, beside a simulated GPU and a few smart CPU cores. With no subcommand it opens the window."};
-  app.set_version_flag("--version", "warpscope " WARPSCOPE_VERSION);
+  const auto& assets = ws::app::assets_choice();
+  app.set_version_flag("--version", ws::app::version_line() + "\nassets: " + assets.dir + " (" +
+                                        ws::app::to_string(assets.origin) + ")");
   app.require_subcommand(0, 1);
 
   ws::app::GuiOptions gui;

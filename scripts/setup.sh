@@ -13,7 +13,9 @@ WARPSCOPE_PACKAGES=(
   libtomlplusplus-dev nlohmann-json3-dev libcli11-dev libfmt-dev libfontconfig-dev libfreetype-dev
   libgtest-dev fonts-dejavu-core fonts-nanum libegl-dev libegl-mesa0
 )
-WARPSCOPE_TEST_PACKAGES=(xvfb xauth libgl1-mesa-dri jq)
+# desktop-file-utils and appstream validate the launcher entry and the AppStream metainfo;
+# dpkg-dev's dpkg-shlibdeps computes the .deb's Depends (scripts/package).
+WARPSCOPE_TEST_PACKAGES=(xvfb xauth libgl1-mesa-dri jq desktop-file-utils appstream dpkg-dev)
 
 warpscope_install_packages() {
   local missing=()

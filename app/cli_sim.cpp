@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_commands.hpp"
+#include "warpscope/sim/links.hpp"
 #include "warpscope/sim/matrices.hpp"
 #include "warpscope/sim/occupancy.hpp"
 #include "warpscope/sim/presets.hpp"
@@ -55,6 +56,26 @@ json tensor_json(const sim::GpuPreset& g) {
           {"source", t.source}};
 }
 
+// The preset's links (links.toml) with their figures; null for a preset without [interconnect].
+json interconnect_json(const sim::GpuPreset& g) {
+  if (g.interconnect.link.empty()) return nullptr;
+  auto link = [](const std::string& id) -> json {
+    const sim::LinkSpec& l = sim::find_link(id);
+    return {{"id", l.id},
+            {"name", l.name},
+            {"kind", sim::to_string(l.kind)},
+            {"datasheet_gbs", l.datasheet_gbs},
+            {"datasheet_directions", l.directions},
+            {"per_direction_gbs", l.per_direction_gbs()},
+            {"latency_us", l.latency_us},
+            {"source", l.source}};
+  };
+  return {{"link", link(g.interconnect.link)},
+          {"pcie", link(g.interconnect.pcie)},
+          {"network", link(g.interconnect.network)},
+          {"source", g.interconnect.source}};
+}
+
 json gpu_json(const sim::GpuPreset& g) {
   return {{"id", g.id},
           {"name", g.name},
@@ -71,6 +92,7 @@ json gpu_json(const sim::GpuPreset& g) {
           {"memory_gb", g.memory_gb},
           {"l2_kb", g.l2_kb},
           {"tensor_cores", tensor_json(g)},
+          {"interconnect", interconnect_json(g)},
           {"source", g.source},
           {"uncertain", g.uncertain}};
 }

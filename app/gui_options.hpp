@@ -29,6 +29,9 @@ struct GuiOptions {
   std::optional<long long> cycle;   // jump here once the simulation is ready (clamped to its end)
   std::optional<std::string> zoom;  // "chip", "sm:N", "warp:N:W", "lane:N:W:L"
   std::optional<std::string> select;  // "lane:N:W:L" or "core:C": what the inspector shows
+  bool cluster = false;               // open with the cluster view shown (View > Cluster)
+  std::string cluster_strategy = "data";  // its first split: data, tensor, pipeline or hybrid
+  int cluster_gpus = 8;                   // its first GPU count, 1..64
   bool roofline = false;              // open with the roofline panel shown (View > Roofline)
 
   // Synthetic key presses, fed through the same path as real keys one frame apart, e.g.

@@ -56,6 +56,10 @@ int main(int argc, char** argv) {
   app.add_option("--cycle", gui.cycle, "Simulated cycle to show (clamped to the end of the run)")->check(CLI::NonNegativeNumber);
   app.add_option("--zoom", gui.zoom, "What the chip view shows: chip, sm:N, warp:N:W or lane:N:W:L");
   app.add_flag("--roofline", gui.roofline, "Show the roofline panel (View > Roofline, key R)");
+  app.add_flag("--cluster", gui.cluster, "Show the cluster view: the simulated GPUs split a training step (View > Cluster)");
+  app.add_option("--cluster-strategy", gui.cluster_strategy, "The cluster view's split (default data)")
+      ->check(CLI::IsMember({"data", "tensor", "pipeline", "hybrid"}));
+  app.add_option("--cluster-gpus", gui.cluster_gpus, "The cluster view's GPU count (default 8)")->check(CLI::Range(1, 64));
   app.add_option("--select", gui.select, "What the inspector shows: lane:N:W:L or core:C");
   app.add_option("--keys", gui.keys, "Synthetic key presses, comma separated (Right, Shift+Right, Space, wait:N, ...)");
   app.add_flag("--print-state", gui.print_state, "Print the app's state as one JSON line when the window closes");
@@ -85,6 +89,9 @@ int main(int argc, char** argv) {
 #endif
 #ifndef WARPSCOPE_NO_CLI_LESSON
   ws::app::add_lesson_commands(app, exit_code);
+#endif
+#ifndef WARPSCOPE_NO_CLI_CLUSTER
+  ws::app::add_cluster_command(app, exit_code);
 #endif
 
   try {

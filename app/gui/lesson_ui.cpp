@@ -159,6 +159,7 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
       if (ImGui::MenuItem(tr("panel.roofline", lang), "R", pres.show_roofline)) pres.show_roofline = !pres.show_roofline;
       if (ImGui::MenuItem(tr("panel.generations", lang), "G", pres.show_generations))
         pres.show_generations = !pres.show_generations;
+      if (ImGui::MenuItem(tr("panel.cluster", lang), nullptr, pres.show_cluster)) pres.show_cluster = !pres.show_cluster;
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu(tr("panel.settings", lang))) {

@@ -20,6 +20,7 @@ struct Presentation {
   bool fullscreen = false;
   bool show_roofline = false;  // View > Roofline (R); a lesson step may show it through `panels` too
   bool show_generations = false;  // View > GPU generations (G); likewise
+  bool show_cluster = false;   // View > Cluster (--cluster): a window of its own over the layout
   FontStatus fonts;
 
   static constexpr float kBaseFontPx = 17.0f;

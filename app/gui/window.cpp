@@ -34,6 +34,7 @@
 #include "gui/key_script.hpp"
 #include "gui/real_run_panel.hpp"
 #include "gui/generations_panel.hpp"
+#include "gui/cluster_view.hpp"
 #include "gui/roofline_panel.hpp"
 #include "gui/screenshot.hpp"
 #include "gui/simulation_panel.hpp"
@@ -203,6 +204,7 @@ int run_gui(const GuiOptions& options) {
   Settings settings = use_settings && !settings_file.empty() ? load_settings_from(settings_file) : Settings{};
   Presentation pres;
   pres.show_roofline = options.roofline;
+  pres.show_cluster = options.cluster;
   pres.theme = settings.theme == "light" ? Theme::light_high_contrast : Theme::dark;
   pres.scale = settings.ui_scale;
   pres.language = lesson::language_from_code(options.language.value_or(settings.language)).value_or(lesson::Language::en);
@@ -241,6 +243,10 @@ int run_gui(const GuiOptions& options) {
 
   RooflinePanel roofline_panel;
   GenerationsPanel generations_panel;
+  ClusterView cluster_view;
+  cluster_view.gpus = options.cluster_gpus;
+  for (std::size_t i = 0; i < sim::strategy_names().size(); ++i)
+    if (sim::strategy_names()[i] == options.cluster_strategy) cluster_view.strategy = static_cast<int>(i);
   LessonPlayer player;
   std::string lesson_path = options.lesson_path;
   if (lesson_path.empty() && use_settings && !settings.last_lesson.empty() && std::filesystem::exists(settings.last_lesson))
@@ -416,6 +422,14 @@ int run_gui(const GuiOptions& options) {
         ImGui::Begin(lesson::tr("panel.generations", lang), nullptr, fixed);
         generations_panel.draw(ImGui::GetContentRegionAvail(), sim_panel.controls.gpu_preset, lang);
       }
+      ImGui::End();
+    }
+    if (pres.show_cluster) {
+      ImGui::SetNextWindowPos(ImVec2(size.x * 0.1f, top + size.y * 0.08f), ImGuiCond_Appearing);
+      ImGui::SetNextWindowSize(ImVec2(size.x * 0.8f, size.y * 0.8f), ImGuiCond_Appearing);
+      ImGui::SetNextWindowBgAlpha(1.0f);  // over the layout: the panels behind must not show through
+      if (ImGui::Begin(lesson::tr("panel.cluster", lang), &pres.show_cluster))
+        cluster_view.draw(ImGui::GetContentRegionAvail(), sim_panel.controls.gpu_preset, lang);
       ImGui::End();
     }
     if (real_edited) real_run.session.note_controls_edited(now);
@@ -656,6 +670,7 @@ int run_gui(const GuiOptions& options) {
     // its pixels, so a test can check the drawing against the maths.
     state["roofline"] = roofline_panel.drawn ? roofline_panel.state() : nlohmann::json{{"shown", false}};
     state["generations"] = generations_panel.drawn ? generations_panel.state() : nlohmann::json{{"shown", false}};
+    state["cluster"] = pres.show_cluster ? cluster_view.state() : nlohmann::json{{"shown", false}};
     std::printf("%s\n", state.dump().c_str());
   }
   gl_worker.reset();  // waits for a running GL job to leave the worker context, then destroys it

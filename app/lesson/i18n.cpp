@@ -55,6 +55,22 @@ constexpr Entry kTable[] = {
      "모든 GPU 프리셋, 오래된 순서. 최대 성능은 각 프리셋의 구성(SM × 코어 × 클럭, 텐서는 밀집 연산)으로 계산했고, "
      "데이터시트 출처는 assets/presets에 있습니다. 막대는 모두 같은 눈금: 텐서 코어는 색 막대, FP32는 흰 선입니다."},
     {"caption.sources", "Sources:", "출처:"},
+    {"panel.cluster", "Cluster (simulated)", "클러스터 (시뮬레이션)"},
+    // The cluster view (docs/CLUSTER.md).
+    {"cluster.strategy", "Strategy", "병렬화 방식"},
+    {"cluster.gpus", "GPUs", "GPU 수"},
+    {"cluster.nodes", "Nodes (0: auto)", "노드 수 (0: 자동)"},
+    {"cluster.micro_batches", "Micro-batches", "마이크로배치"},
+    {"cluster.size", "Size (batch = width)", "크기 (배치 = 폭)"},
+    {"cluster.scaling", "{} GPUs: {}× faster, {} % efficiency; {} % of the time in collectives (simulated)",
+     "GPU {0}개: {1}배 빠름, 효율 {2} %; 시간의 {3} %가 집합 통신 (시뮬레이션)"},
+    {"cluster.links", "inside a node: {} · between nodes: {} · step {} (one GPU: {})",
+     "노드 안: {0} · 노드 사이: {1} · 한 스텝 {2} (GPU 1개: {3})"},
+    {"cluster.bubble", "pipeline bubble: {} % idle; (S-1)/(M+S-1) = {} % with free links",
+     "파이프라인 버블: 유휴 {0} %; 링크 비용이 없으면 (S-1)/(M+S-1) = {1} %"},
+    {"cluster.legend", "Bars: green compute, amber collectives, blue copies, grey idle. Simulated from datasheet figures, not measured.",
+     "막대: 초록 계산, 주황 집합 통신, 파랑 복사, 회색 유휴. 데이터시트 값으로 시뮬레이션, 측정 아님."},
+    {"cluster.error", "Cannot split this way: {}", "이렇게 나눌 수 없음: {}"},
     // The roofline panel.
     {"roofline.x_axis", "FLOP per byte of DRAM traffic (arithmetic intensity, log)", "DRAM 1바이트당 FLOP (연산 강도, 로그)"},
     {"roofline.y_axis", "GFLOP/s (log)", "GFLOP/s (로그)"},

@@ -208,6 +208,23 @@ void parse_tensor_cores(const toml::table& t, const std::string& path, GpuPreset
                                     "neither has no figure to show)");
 }
 
+// [interconnect]: optional (a preset without it cannot be put in a cluster); the ids are checked
+// against links.toml by the cluster model, which owns that file.
+void parse_interconnect(const toml::table& t, const std::string& path, GpuPreset& p) {
+  const toml::node* node = t.get("interconnect");
+  if (node == nullptr) return;
+  const auto* table = node->as_table();
+  if (table == nullptr) throw std::runtime_error(path + ": 'interconnect' must be a table ([interconnect])");
+  Reader r{*table, path, "interconnect."};
+  p.interconnect.link = r.need<std::string>("link");
+  p.interconnect.pcie = r.need<std::string>("pcie");
+  p.interconnect.network = r.need<std::string>("network");
+  p.interconnect.source = r.need<std::string>("source");
+  if (p.interconnect.link.empty() || p.interconnect.pcie.empty() || p.interconnect.network.empty() ||
+      p.interconnect.source.empty())
+    throw std::runtime_error(path + ": interconnect: link, pcie, network and source must not be empty");
+}
+
 }  // namespace
 
 GpuPreset load_gpu_preset(const std::string& path) { return parse_gpu_preset(read_preset_text(path), path); }
@@ -269,6 +286,7 @@ GpuPreset parse_gpu_preset(std::string_view text, const std::string& path) {
       throw std::runtime_error(path + ": latencies must be 0.." + std::to_string(kMaxLatency) + " cycles");
   if (p.latency.fma < 1) throw std::runtime_error(path + ": fma_latency must be at least 1 cycle");
   parse_tensor_cores(t, path, p);
+  parse_interconnect(t, path, p);
   return p;
 }
 

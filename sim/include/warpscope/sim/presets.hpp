@@ -47,6 +47,15 @@ struct TensorCores {
   std::string source;       // where cores_per_sm, generation, the per-clock rates and clock_mhz come from
 };
 
+// How a GPU reaches others (the cluster model, docs/CLUSTER.md): ids of links.toml entries.
+// Empty ids: the preset file has no [interconnect] table (a GPU built from a live device).
+struct GpuInterconnect {
+  std::string link;     // GPU to GPU inside a node: NVLink where the part has it, else its PCIe slot
+  std::string pcie;     // its host slot, the intra-node link a user may pick instead
+  std::string network;  // the NIC between nodes, one per GPU
+  std::string source;
+};
+
 struct GpuPreset {
   std::string id;              // short name for the CLI: "h100"
   std::string name;            // display name: "H100 SXM5 80 GB"
@@ -69,6 +78,7 @@ struct GpuPreset {
   double datasheet_fp32_tflops = 0;   // what the vendor/reference table says, to check peak()
   TensorCores tensor;                 // cores_per_sm == 0: no tensor cores (before Volta)
   GpuLatencies latency;
+  GpuInterconnect interconnect;
   std::string source;                 // where the datasheet numbers come from
   std::string model_source;           // where the latencies and model constants come from
   std::vector<std::string> uncertain; // fields whose value is disputed or estimated

@@ -1,0 +1,74 @@
+// The cluster view in the real window (--cluster, View > Cluster): what --print-state reports is
+// what the cluster model computes for the same configuration, the line is built from those
+// figures in the chosen language, and every GPU is drawn as a chip and a timeline row.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "../support/window_run.hpp"
+#include "warpscope/sim/cluster.hpp"
+#include "warpscope/sim/presets.hpp"
+
+namespace {
+
+const std::string out_dir = TEST_OUT_DIR;
+
+// The figures as the view rounds them, written apart from the app's formatting.
+std::string rounded(const char* pattern, double a, double b = 0, double c = 0) {
+  char text[256];
+  std::snprintf(text, sizeof text, pattern, a, b, c);
+  return text;
+}
+
+bool have_display() { return std::getenv("DISPLAY") && *std::getenv("DISPLAY"); }
+
+ws::test_support::WindowRun render(const std::string& name, const std::string& args) {
+  return ws::test_support::run_window(name, "--frames 4 --print-state --no-run --window 1600x900 " + args,
+                                      {.home = out_dir + "/home-" + name});
+}
+
+// The view's default: data parallelism over 8 GPUs, batch = width = 4096, hidden 16384, 2 layers.
+ws::sim::ClusterResult expected(const std::string& preset) {
+  ws::sim::ClusterConfig c;
+  c.gpus = 8;
+  c.strategy = ws::sim::Strategy::data;
+  c.mlp = {4096, 4096, 16384, 2};
+  return ws::sim::simulate_cluster(ws::sim::find_gpu(preset), c);
+}
+
+TEST(GuiCluster, ShowsTheModelsFigures) {
+  if (!have_display()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run)";
+  const auto run = render("cluster", "--cluster --preset a100-80gb");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto& c = run.state["cluster"];
+  ASSERT_TRUE(c["shown"].get<bool>()) << c.dump();
+  const auto want = expected("a100-80gb");
+  EXPECT_EQ(c["preset"], "a100-80gb");
+  EXPECT_NEAR(c["speedup"].get<double>(), want.speedup, 1e-12 * want.speedup);
+  EXPECT_NEAR(c["efficiency"].get<double>(), want.efficiency, 1e-12);
+  EXPECT_NEAR(c["collective_fraction"].get<double>(), want.collective_fraction, 1e-12);
+  EXPECT_EQ(c["scaling_line"], rounded("8 GPUs: %.1f× faster, %.0f %% efficiency; %.0f %% of the time in "
+                                       "collectives (simulated)",
+                                       want.speedup, 100 * want.efficiency, 100 * want.collective_fraction));
+  EXPECT_EQ(c["chips_drawn"], 8);
+  EXPECT_EQ(c["gantt_rows_drawn"], 8);
+  EXPECT_EQ(c["intervals_drawn"].get<std::size_t>(), want.activities.size());
+  EXPECT_GT(run.w, 0);
+}
+
+TEST(GuiCluster, KoreanLineAndHiddenByDefault) {
+  if (!have_display()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run)";
+  const auto ko = render("cluster-ko", "--cluster --lang ko");
+  ASSERT_EQ(ko.exit_code, 0) << ko.output;
+  const std::string line = ko.state["cluster"]["scaling_line"];
+  const auto want = expected("h100");
+  EXPECT_EQ(line.rfind(rounded("GPU 8개: %.1f배 빠름", want.speedup), 0), 0u) << line;
+  const auto plain = render("cluster-off", "");
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_FALSE(plain.state["cluster"]["shown"].get<bool>());
+}
+
+}  // namespace

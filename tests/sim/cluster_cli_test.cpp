@@ -1,0 +1,139 @@
+// `warpscope cluster`: output, JSON figures against their definitions, and exit codes.
+#include <array>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Run {
+  int code;
+  std::string out;
+};
+
+Run run(const std::string& args) {
+  const std::string cmd = std::string(WARPSCOPE_BIN) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p) != nullptr) out += buf.data();
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+TEST(ClusterCli, DataParallelJson) {
+  const auto r = run("cluster --preset h100 --gpus 8 --strategy data --size 2048 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j.at("gpus"), 8);
+  EXPECT_EQ(j.at("nodes"), 1);
+  EXPECT_TRUE(has(j.at("numbers").get<std::string>(), "simulated"));
+  EXPECT_TRUE(has(j.at("compute_model").get<std::string>(), "roofline"));
+  EXPECT_EQ(j.at("intra_node_link").at("id"), "nvlink4");
+  EXPECT_DOUBLE_EQ(j.at("intra_node_link").at("per_direction_gbs").get<double>(), 450);
+  const double speedup = j.at("speedup"), total = j.at("total_s"), single = j.at("single_gpu_s");
+  EXPECT_NEAR(speedup, single / total, 1e-12 * speedup);
+  EXPECT_NEAR(j.at("efficiency").get<double>(), speedup / 8, 1e-12);
+  ASSERT_EQ(j.at("per_gpu").size(), 8u);
+  ASSERT_EQ(j.at("links").size(), 8u);
+  // Ring all-reduce of 2 layers of 2048 x 8192 BF16 gradients: 2(N-1)/N of them per GPU.
+  const double grads = 2.0 * 2048 * 8192 * 2;
+  for (const auto& l : j.at("links")) EXPECT_DOUBLE_EQ(l.at("bytes").get<double>(), 2.0 * 7 / 8 * grads);
+  for (const auto& g : j.at("per_gpu")) {
+    const double busy = g.at("busy_fraction");
+    EXPECT_GT(busy, 0);
+    EXPECT_LT(busy, 1);
+  }
+  EXPECT_TRUE(j.at("check").at("ok").get<bool>());
+  EXPECT_TRUE(has(j.at("check").at("computed").get<std::string>(), "measured here"));
+}
+
+TEST(ClusterCli, EveryStrategyRunsAndChecks) {
+  for (const char* s : {"data", "tensor", "pipeline", "hybrid"}) {
+    const auto r = run(std::string("cluster --gpus 16 --size 1024 --strategy ") + s);
+    EXPECT_EQ(r.code, 0) << s << "\n" << r.out;
+    EXPECT_TRUE(has(r.out, "faster")) << r.out;
+    EXPECT_TRUE(has(r.out, "efficiency")) << r.out;
+    EXPECT_TRUE(has(r.out, "matches one device")) << r.out;
+    EXPECT_TRUE(has(r.out, "simulated")) << r.out;
+  }
+  const auto g = run("cluster --workload gemm --strategy tensor --gpus 4 --size 4096 --timeline");
+  EXPECT_EQ(g.code, 0) << g.out;
+  EXPECT_TRUE(has(g.out, "GPU  3 |")) << g.out;
+}
+
+TEST(ClusterCli, IdealLinksGiveTheBubbleFormula) {
+  const auto r = run("cluster --strategy pipeline --gpus 4 --micro-batches 16 --ideal-links --json --no-check");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_DOUBLE_EQ(j.at("bubble_formula").get<double>(), 3.0 / 19);
+  EXPECT_NEAR(j.at("idle_fraction").get<double>(), 3.0 / 19, 1e-12);
+  EXPECT_FALSE(j.contains("check"));
+}
+
+TEST(ClusterCli, TimelineJsonTilesEachGpu) {
+  const auto r = run("cluster --strategy hybrid --gpus 16 --size 512 --json --timeline --no-check");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  std::array<double, 16> covered{};
+  for (const auto& a : j.at("activities"))
+    if (a.at("kind") != "send" && a.at("kind") != "receive")
+      covered[a.at("gpu").get<std::size_t>()] += a.at("end_s").get<double>() - a.at("start_s").get<double>();
+  for (double c : covered) EXPECT_NEAR(c, j.at("total_s").get<double>(), 1e-12);
+}
+
+TEST(ClusterCli, UnknownNamesExit2WithTheValidOnes) {
+  auto r = run("cluster --strategy zero");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.out, "data, tensor, pipeline, hybrid")) << r.out;
+  r = run("cluster --preset h900");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.out, "h100")) << r.out;
+  r = run("cluster --link nvlink9");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.out, "nvlink4")) << r.out;
+  r = run("cluster --strategy pipeline --schedule zigzag");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.out, "1f1b, gpipe")) << r.out;
+  r = run("cluster --workload conv");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.out, "mlp, gemm")) << r.out;
+  r = run("cluster --algorithm star");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.out, "ring, tree")) << r.out;
+  r = run("cluster --compute guess");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.out, "roofline, simulated")) << r.out;
+}
+
+TEST(ClusterCli, WhatCannotBeSplitExits2) {
+  EXPECT_EQ(run("cluster --gpus 65").code, 2);
+  EXPECT_EQ(run("cluster --gpus 16 --nodes 1").code, 2);
+  EXPECT_EQ(run("cluster --gpus 3 --batch 64").code, 2);
+  EXPECT_EQ(run("cluster --workload gemm --strategy pipeline").code, 2);
+  EXPECT_EQ(run("cluster --link ib-ndr").code, 2);
+  const auto r = run("cluster --strategy pipeline --gpus 4 --layers 6");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r.out, "stages")) << r.out;
+}
+
+TEST(ClusterCli, PresetsJsonCarriesTheLinks) {
+  const auto r = run("presets --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const auto& g : j.at("gpus")) {
+    const auto& ic = g.at("interconnect");
+    ASSERT_FALSE(ic.is_null()) << g.at("id");
+    EXPECT_FALSE(ic.at("link").at("source").get<std::string>().empty());
+    if (g.at("id") == "b200") {
+      EXPECT_DOUBLE_EQ(ic.at("link").at("datasheet_gbs").get<double>(), 1800);
+    }
+  }
+}
+
+}  // namespace

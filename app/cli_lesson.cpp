@@ -81,6 +81,7 @@ struct ExportArgs {
   std::string config_dir;
   bool print_state = false;
   bool wait_results = false;
+  std::optional<float> ui_scale, content_scale;
 };
 
 }  // namespace
@@ -127,8 +128,12 @@ void add_lesson_commands(CLI::App& app, int& exit_code) {
                   "Read and write settings.toml in this directory; without it an export leaves the saved settings "
                   "alone");
   exp->add_flag("--print-state", args->print_state,
-                "After each PNG print one JSON line: lesson_step, caption (as drawn) and caption_unfilled "
-                "(placeholders shown as a dash)");
+                "After each PNG print one JSON line: lesson_step, caption (as drawn), caption_unfilled "
+                "(placeholders shown as a dash) and clipped_text (text cut by its panel)");
+  exp->add_option("--ui-scale", args->ui_scale, "UI scale, as Ctrl +/- sets it (default 1)")->check(CLI::Range(0.5f, 3.0f));
+  exp->add_option("--content-scale", args->content_scale,
+                  "Render as a monitor with this content scale would (2 = a 200 % HiDPI screen)")
+      ->check(CLI::Range(0.5f, 4.0f));
   exp->add_flag("--wait-results", args->wait_results,
                 "Write a step only once its caption has every value (a real run finished, the simulation done), "
                 "or after 2 minutes");
@@ -168,6 +173,8 @@ void add_lesson_commands(CLI::App& app, int& exit_code) {
     gui.config_dir = args->config_dir;  // empty: the user's settings are neither read nor written
     gui.print_state = args->print_state;
     gui.wait_results = args->wait_results;
+    gui.ui_scale = args->ui_scale;
+    gui.content_scale = args->content_scale;
     exit_code = run_gui(gui);
   });
 

@@ -56,6 +56,10 @@ struct GuiOptions {
   std::optional<int> lesson_step;     // 1-based step to show first
   std::string export_dir;             // non-empty: render every step to DIR/step-NN.png, then exit
   std::optional<std::string> language;  // "en" or "ko": UI labels (else the saved setting)
+  // Presentation: the user's UI scale (else the saved setting), and the monitor's content scale
+  // (else what GLFW reports), so a test renders as a HiDPI screen would.
+  std::optional<float> ui_scale;
+  std::optional<float> content_scale;
 
   // Where settings.toml lives. Empty: $WARPSCOPE_CONFIG_DIR, else the XDG default (see
   // settings_dir()). Headless renders (--screenshot, --print-state, lesson export) and --soak

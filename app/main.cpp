@@ -77,6 +77,11 @@ int main(int argc, char** argv) {
   app.add_option("--lesson", gui.lesson_path, "Open this lesson (TOML), e.g. assets/lessons/gpu-story.en.toml");
   app.add_option("--step", gui.lesson_step, "Lesson step to show first (1-based)")->check(CLI::PositiveNumber);
   app.add_option("--lang", gui.language, "UI language: en or ko")->check(CLI::IsMember({"en", "ko"}));
+  app.add_option("--ui-scale", gui.ui_scale, "UI scale on top of the monitor's (1 = 100 %; else the saved setting)")
+      ->check(CLI::Range(0.5f, 3.0f));
+  app.add_option("--content-scale", gui.content_scale,
+                 "Render as a monitor with this content scale would (2 = a 200 % HiDPI screen); default: ask the monitor")
+      ->check(CLI::Range(0.5f, 4.0f));
   app.add_option("--config-dir", gui.config_dir,
                  "Directory of settings.toml (default: $WARPSCOPE_CONFIG_DIR, else $XDG_CONFIG_HOME/warpscope, else "
                  "~/.config/warpscope). Headless renders (--screenshot, --print-state) and --soak use settings only "

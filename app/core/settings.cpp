@@ -126,6 +126,12 @@ Settings parse_settings(std::string_view text, const std::string& where) {
       add_warning(s, fmt::format("{}: 'ui_scale' must be a number, not {}", where, node_type_name(*n)));
     }
   }
+  if (const toml::node* n = root.get("projector")) {
+    if (const auto* b = n->as_boolean())
+      s.projector = b->get();
+    else
+      add_warning(s, fmt::format("{}: 'projector' must be true or false, not {}", where, node_type_name(*n)));
+  }
   if (const toml::node* n = root.get("last_lesson")) {
     if (const auto* str = n->as_string())
       s.last_lesson = str->get();
@@ -167,6 +173,7 @@ bool save_settings_to(const Settings& settings, const fs::path& file, std::strin
     t.insert("theme", settings.theme);
     t.insert("ui_scale", static_cast<double>(std::clamp(settings.ui_scale, kMinUiScale, kMaxUiScale)));
     t.insert("language", settings.language);
+    t.insert("projector", settings.projector);
     t.insert("last_lesson", settings.last_lesson);
     t.insert("last_step", static_cast<std::int64_t>(std::clamp(settings.last_step, 0, kMaxLastStep)));
     std::ostringstream out;

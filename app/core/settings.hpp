@@ -19,6 +19,9 @@ struct Settings {
   std::string theme = "dark";   // "dark" or "light"
   float ui_scale = 1.0f;        // kMinUiScale..kMaxUiScale
   std::string language = "en";  // "en" or "ko"
+  // Projector mode (key P): in lecture mode the caption is drawn at lecture-hall size (see
+  // docs/LESSONS.md). On unless the user turned it off.
+  bool projector = true;
   std::string last_lesson;      // path of the lesson open when the app last closed, "" for none
   int last_step = 0;            // step of that lesson (as the GUI counts it), 0..kMaxLastStep
 

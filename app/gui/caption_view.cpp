@@ -1,5 +1,8 @@
 #include "gui/caption_view.hpp"
 
+#include <string>
+#include <string_view>
+
 #include <imgui.h>
 
 namespace ws::app {
@@ -21,40 +24,82 @@ std::vector<std::string> words_of(const std::string& text) {
   return words;
 }
 
-}  // namespace
-
-void draw_caption_blocks(const std::vector<lesson::CaptionBlock>& blocks, ImFont* regular, ImFont* bold,
-                         float wrap_width) {
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 start = ImGui::GetCursorScreenPos();
-  const float line_h = ImGui::GetTextLineHeightWithSpacing();
+// One layout for drawing and measuring, so the panel is always exactly as tall as its text.
+// `dl` null: measure only. Returns the height used.
+float lay_out(const std::vector<lesson::CaptionBlock>& blocks, ImFont* regular, ImFont* bold, float size,
+              float wrap_width, ImDrawList* dl, ImVec2 start) {
+  const float line_h = size + ImGui::GetStyle().ItemSpacing.y;
   const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
-  const float size = ImGui::GetFontSize();
   float y = start.y;
+  float last_line_bottom = start.y;
   for (const auto& block : blocks) {
     float indent = 0;
     if (block.kind == lesson::CaptionBlock::Kind::list_item) {
-      dl->AddText(regular, size, ImVec2(start.x + 4, y), colour, "\xE2\x80\xA2");  // bullet
+      if (dl) dl->AddText(regular, size, ImVec2(start.x + 4, y), colour, "\xE2\x80\xA2");  // bullet
       indent = size * 1.2f;
     }
-    float x = start.x + indent;
+    // Pieces of text in one face; a word in bold followed by its ending in regular ("**4,096개**이고")
+    // is two pieces but one word, and a line may only break where a piece ends in a space.
+    struct Piece {
+      ImFont* font;
+      bool underline;  // bold asked for, no bold face installed
+      std::string text;
+    };
+    std::vector<Piece> pieces;
     for (const auto& span : block.spans) {
       ImFont* font = span.bold && bold ? bold : regular;
-      for (const auto& word : words_of(span.text)) {
-        const float w = font->CalcTextSizeA(size, 1e9f, 0, word.c_str()).x;
-        if (x + w > start.x + wrap_width && x > start.x + indent) {
-          x = start.x + indent;
-          y += line_h;
-        }
-        dl->AddText(font, size, ImVec2(x, y), colour, word.c_str());
-        if (span.bold && font == regular)  // no bold face installed: underline instead of losing it
-          dl->AddLine(ImVec2(x, y + size), ImVec2(x + w, y + size), colour);
-        x += w;
-      }
+      for (auto& word : words_of(span.text)) pieces.push_back({font, span.bold && font == regular, std::move(word)});
     }
+    auto width = [&](const Piece& p, bool without_trailing_space) {
+      std::string_view t(p.text);
+      while (without_trailing_space && !t.empty() && t.back() == ' ') t.remove_suffix(1);
+      return p.font->CalcTextSizeA(size, 1e9f, 0, t.data(), t.data() + t.size()).x;
+    };
+    float x = start.x + indent;
+    for (std::size_t i = 0; i < pieces.size();) {
+      // The whole word: pieces up to and including the first that ends in a space.
+      std::size_t end = i;
+      while (end + 1 < pieces.size() && (pieces[end].text.empty() || pieces[end].text.back() != ' ')) ++end;
+      float word_w = 0;
+      for (std::size_t j = i; j <= end; ++j) word_w += width(pieces[j], j == end);
+      // The trailing space may hang over the edge; the letters may not.
+      if (x + word_w > start.x + wrap_width && x > start.x + indent) {
+        x = start.x + indent;
+        y += line_h;
+      }
+      for (std::size_t j = i; j <= end; ++j) {
+        const Piece& p = pieces[j];
+        const float w_letters = width(p, true);
+        if (dl) {
+          std::string_view letters(p.text);
+          while (!letters.empty() && letters.back() == ' ') letters.remove_suffix(1);
+          dl->AddText(p.font, size, ImVec2(x, y), colour, letters.data(), letters.data() + letters.size());
+          if (p.underline) dl->AddLine(ImVec2(x, y + size), ImVec2(x + w_letters, y + size), colour);
+        }
+        x += width(p, false);
+      }
+      i = end + 1;
+    }
+    last_line_bottom = y + size;
     y += line_h * (block.kind == lesson::CaptionBlock::Kind::paragraph ? 1.4f : 1.1f);
   }
-  ImGui::Dummy(ImVec2(wrap_width, y - start.y));
+  // The space after the last block is not part of the text: without it the panel ends at the
+  // last line instead of a blank line below it.
+  return last_line_bottom - start.y;
+}
+
+}  // namespace
+
+void draw_caption_blocks(const std::vector<lesson::CaptionBlock>& blocks, ImFont* regular, ImFont* bold,
+                         float font_px, float wrap_width) {
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  const float h = lay_out(blocks, regular, bold, font_px, wrap_width, ImGui::GetWindowDrawList(), start);
+  ImGui::Dummy(ImVec2(wrap_width, h));
+}
+
+float caption_blocks_height(const std::vector<lesson::CaptionBlock>& blocks, ImFont* regular, ImFont* bold,
+                            float font_px, float wrap_width) {
+  return lay_out(blocks, regular, bold, font_px, wrap_width, nullptr, ImVec2(0, 0));
 }
 
 }  // namespace ws::app

@@ -10,7 +10,12 @@ struct ImFont;
 
 namespace ws::app {
 
+// Draws at the cursor at `font_px` (the faces may be rasterised at another size) and advances the
+// cursor past the text.
 void draw_caption_blocks(const std::vector<lesson::CaptionBlock>& blocks, ImFont* regular, ImFont* bold,
-                         float wrap_width);
+                         float font_px, float wrap_width);
+// The height draw_caption_blocks would take, without drawing: the caption panel is sized from it.
+float caption_blocks_height(const std::vector<lesson::CaptionBlock>& blocks, ImFont* regular, ImFont* bold,
+                            float font_px, float wrap_width);
 
 }  // namespace ws::app

@@ -5,12 +5,14 @@
 #include <map>
 #include <optional>
 #include <tuple>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "core/lane_texels.hpp"
 #include "core/measured_text.hpp"
 #include "gui/presentation.hpp"
+#include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
 #include "lesson/i18n.hpp"
 #include "warpscope/sim/cpu_prediction.hpp"
@@ -66,7 +68,9 @@ std::string model_vs_measured_line(const sim::CpuPreset& cpu, lesson::Language l
 
 int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
   int clicked = -1;
-  ImGui::BeginChild("cpu_view", size, false, ImGuiWindowFlags_NoScrollbar);
+  // Scrolls rather than cuts: at 2x text in a short panel the wrapped lines above the cards can
+  // be taller than the room.
+  ImGui::BeginChild("cpu_view", size, false);
   const sim::Simulation* s = session.simulation();
   if (!s) {
     ImGui::EndChild();
@@ -74,8 +78,13 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
   }
   const auto& cpu = s->cpu();
   const int cores = s->cpu_core_count();
-  ImGui::TextColored(colour_simulated(), "%s", TF("label.simulated", cpu.name).c_str());
-  ImGui::TextDisabled("%s", TF("cpu.cores_shown", cores, cpu.cores).c_str());
+  // Wrapped: at 2x text the panel is narrower than either line.
+  ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
+  ImGui::TextWrapped("%s", TF("label.simulated", cpu.name).c_str());
+  ImGui::PopStyleColor();
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", TF("cpu.cores_shown", cores, cpu.cores).c_str());
+  ImGui::PopStyleColor();
   // The model's speed for the real cpu-naive (one core) beside the measured one, each labelled.
   if (const std::string line = model_vs_measured_line(cpu, ui_language()); !line.empty()) {
     const bool measured = real_cpu_runs().naive_gflops.has_value();
@@ -89,7 +98,9 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
   const float gap = 6;
   // A window shrunk to a few pixels leaves no width: ImGui asserts on a zero-sized button.
   const float box_w = std::max(1.0f, (avail.x - gap * (cols - 1)) / std::max(1, cols));
-  const float box_h = std::max(60.0f, (avail.y - gap * (rows - 1)) / std::max(1, rows));
+  // As tall as the room left, however little: a taller card would run out of a panel that cannot
+  // scroll (the lines that do not fit are left out whole, see text() below).
+  const float box_h = std::max(1.0f, (avail.y - gap * (rows - 1)) / std::max(1, rows));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const float line = ImGui::GetTextLineHeight();
@@ -105,10 +116,17 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
     ImGui::SetCursorScreenPos(a);
     if (ImGui::InvisibleButton(fmt::format("core{}", core).c_str(), ImVec2(box_w, box_h))) clicked = core;
     dl->PushClipRect(a, b, true);
+    // A card taller than the panel (large text, little room) is cut by the panel: lines below
+    // what shows are left out rather than drawn half.
+    const float bottom = std::min(b.y, dl->GetClipRectMax().y);
     float y = a.y + 4;
+    // Wrapped between words inside the card; a line with no room left below is dropped whole.
     auto text = [&](ImU32 colour, const std::string& t) {
-      dl->AddText(ImVec2(a.x + 8, y), colour, t.c_str());
-      y += line + 1;
+      for (const auto& l : wrap_whole_words(t, box_w - 16)) {
+        if (y + line > bottom - 2) return;
+        dl->AddText(ImVec2(a.x + 8, y), colour, l.c_str());
+        y += line + 1;
+      }
     };
     const ImU32 fg = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
     text(edge, TF("cpu.core", core));
@@ -118,10 +136,20 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
           T("cpu.branch_predictor"), T("cpu.ooo_window"),
           TF("cpu.caches", cpu.l1d_kb, cpu.l2_kb, fmt::format("{:g}", cpu.l3_mb)),
           TF("cpu.simd_unit", cpu.simd_isa, cpu.fp32_lanes)};
+      // Each part wrapped onto as many lines as it needs when the card has the room (the lines
+      // below need up to seven); else named in fewer words ("caches: L1 32…"), never half a word.
+      float wrapped_h = 0;
+      for (const auto& part : parts) wrapped_h += wrap_whole_words(part, box_w - 24).size() * line + 5;
+      const bool wrap_parts = y + wrapped_h + 7 * (line + 1) + 10 <= bottom;
       for (const auto& part : parts) {
-        dl->AddRect(ImVec2(a.x + 8, y), ImVec2(b.x - 8, y + line + 2), dim, 3);
-        dl->AddText(ImVec2(a.x + 12, y + 1), dim, part.c_str());
-        y += line + 5;
+        const auto lines = wrap_parts ? wrap_whole_words(part, box_w - 24)
+                                      : std::vector<std::string>{fit_whole_words(part, box_w - 24)};
+        const float h = lines.size() * line;
+        if (y + h + 2 > bottom) break;
+        dl->AddRect(ImVec2(a.x + 8, y), ImVec2(b.x - 8, y + h + 2), dim, 3);
+        for (std::size_t i = 0; i < lines.size(); ++i)
+          dl->AddText(ImVec2(a.x + 12, y + 1 + i * line), dim, lines[i].c_str());
+        y += h + 5;
       }
       y += 2;
     }

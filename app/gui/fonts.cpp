@@ -117,7 +117,7 @@ int count_missing_glyphs(const ImFont* font, const std::string& text) {
   return missing;
 }
 
-FontStatus load_fonts(float pixel_size, bool want_hangul, const std::string& hangul_text) {
+FontStatus load_fonts(float pixel_size, bool want_hangul, const std::string& hangul_text, float caption_pixel_size) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   const ImWchar* hangul = hangul_ranges(want_hangul, hangul_text);
@@ -125,7 +125,7 @@ FontStatus load_fonts(float pixel_size, bool want_hangul, const std::string& han
   // Basic Latin, Latin-1 (× ³ ·), general punctuation (– … ’), arrows, the multiplication sign.
   static const ImWchar latin_ranges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF,
                                          0x2070, 0x209F, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
-  auto add_face = [&](const char* latin_pattern, bool bold) -> ImFont* {
+  auto add_face = [&](const char* latin_pattern, bool bold, float pixel_size) -> ImFont* {
     ImFont* font = nullptr;
     if (auto path = find_font_file(latin_pattern)) {
       font = io.Fonts->AddFontFromFileTTF(path->c_str(), pixel_size, nullptr, latin_ranges);
@@ -145,9 +145,17 @@ FontStatus load_fonts(float pixel_size, bool want_hangul, const std::string& han
     }
     return font;
   };
-  status.regular = add_face("DejaVu Sans:style=Book", false);
-  status.bold = add_face("DejaVu Sans:style=Bold", true);
+  status.regular = add_face("DejaVu Sans:style=Book", false, pixel_size);
+  status.bold = add_face("DejaVu Sans:style=Bold", true, pixel_size);
   if (!status.bold) status.bold = status.regular;
+  status.caption_regular = status.regular;
+  status.caption_bold = status.bold;
+  // Rasterised at the caption's size: an enlarged UI font would be blurred on the projector.
+  if (caption_pixel_size > pixel_size + 0.5f) {
+    status.caption_regular = add_face("DejaVu Sans:style=Book", false, caption_pixel_size);
+    status.caption_bold = add_face("DejaVu Sans:style=Bold", true, caption_pixel_size);
+    if (!status.caption_bold) status.caption_bold = status.caption_regular;
+  }
   io.Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();

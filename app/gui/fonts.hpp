@@ -13,6 +13,10 @@ struct FontStatus {
   std::optional<std::string> hangul_path;  // merged in when found
   ImFont* regular = nullptr;
   ImFont* bold = nullptr;            // captions' **bold**; the regular font when no bold face exists
+  // The caption's faces at its own size (projector mode draws it larger than the UI); the UI
+  // faces when the sizes are the same.
+  ImFont* caption_regular = nullptr;
+  ImFont* caption_bold = nullptr;
 };
 
 // Characters of `text` (UTF-8) that `font` would draw as the missing-glyph box.
@@ -25,6 +29,8 @@ std::optional<std::string> find_font_file(const char* pattern);
 // installed. Must be called between frames (the OpenGL3 backend re-uploads the atlas).
 // With `want_hangul`, the Hangul of the Korean UI strings and of `hangul_text` (the open lesson)
 // is loaded; without it, only the Hangul of the language menu ("한국어").
-FontStatus load_fonts(float pixel_size, bool want_hangul, const std::string& hangul_text = "");
+// `caption_pixel_size` above `pixel_size` adds the caption faces at that size.
+FontStatus load_fonts(float pixel_size, bool want_hangul, const std::string& hangul_text = "",
+                      float caption_pixel_size = 0);
 
 }  // namespace ws::app

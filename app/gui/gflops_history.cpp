@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
+#include "gui/text_fit.hpp"
+
 #include "core/caption_values.hpp"
 #include "gui/theme.hpp"
 
@@ -42,7 +44,8 @@ void GflopsHistory::draw(float height) const {
     hi = std::max(hi, static_cast<float>(r.gflops));
   }
   if (series_.empty() && references_.empty()) {
-    draw->AddText(ImVec2(origin.x + 8, origin.y + 8), text, "GFLOP/s of each finished run appears here");
+    draw->AddText(ImVec2(origin.x + 8, origin.y + 8), text,
+                  fit_whole_words("GFLOP/s of each finished run appears here", width - 16).c_str());
     ImGui::Dummy(ImVec2(width, height));
     return;
   }
@@ -58,9 +61,13 @@ void GflopsHistory::draw(float height) const {
     const float y = y_of(std::pow(10.0f, d));
     draw->AddLine(ImVec2(origin.x, y), ImVec2(origin.x + width, y), grid);
     const auto label = fmt::format("{:g}", std::pow(10.0, d));
-    draw->AddText(ImVec2(origin.x + 3, y - ImGui::GetTextLineHeight()), text, label.c_str());
+    // Above its gridline, except the top one: above that it ran into the panel's title.
+    const float above = y - ImGui::GetTextLineHeight();
+    draw->AddText(ImVec2(origin.x + 3, above >= origin.y ? above : y + 1), text, label.c_str());
   }
-  const float x0 = origin.x + 40, x1 = origin.x + width - pad;
+  // Points start right of the widest decade label at any text size.
+  const float label_w = ImGui::CalcTextSize(fmt::format("{:g}", std::pow(10.0, hi_dec)).c_str()).x;
+  const float x0 = origin.x + label_w + 10, x1 = origin.x + width - pad;
   auto x_of = [&](std::size_t i) {
     return longest <= 1 ? (x0 + x1) / 2 : x0 + (x1 - x0) * static_cast<float>(i) / (longest - 1);
   };

@@ -174,7 +174,12 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
   const float sc = view_.scale;
   const float line_h = ImGui::GetTextLineHeight();
   const ImU32 text = IM_COL32(235, 235, 235, 255), shadow = IM_COL32(0, 0, 0, 200);
+  // A label the view's edge would cut is left out: half a word says nothing (panning brings it back).
   auto label = [&](ImVec2 p, const std::string& t) {
+    const ImVec2 extent = ImGui::CalcTextSize(t.c_str());
+    if (p.x < origin.x || p.y < origin.y || p.x + extent.x + 1 > origin.x + size.x ||
+        p.y + extent.y + 1 > origin.y + size.y)
+      return;
     dl->AddText(ImVec2(p.x + 1, p.y + 1), shadow, t.c_str());
     dl->AddText(p, text, t.c_str());
   };
@@ -204,13 +209,16 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
         std::string t = fmt::format("warp {}", slot);
         if (info.block_x >= 0) t += fmt::format("  block ({},{})", info.block_x, info.block_y);
         const float tw = ImGui::CalcTextSize(t.c_str()).x;
-        // In the gap to the left when it is wide enough, else over the first lanes.
-        if (layout_.gap * sc > tw + 6) p.x -= tw + 4;
+        // In the gap to the left when it is wide enough, else over the first lanes, whose numbers
+        // are then left out rather than drawn on top of it.
+        const bool in_gap = layout_.gap * sc > tw + 6;
+        if (in_gap) p.x -= tw + 4;
         label(ImVec2(p.x + 2, p.y + (sc - line_h) / 2), t);
+        const float label_right = in_gap ? 0.0f : p.x + 2 + tw + 2;
         if (lane_labels && sc >= line_h * 1.6f)
           for (int lane = 0; lane < layout_.cells_x; ++lane) {
             const ImVec2 q = to_screen(wx + lane, wy + slot);
-            if (q.x < origin.x - sc || q.x > origin.x + size.x) continue;
+            if (q.x < origin.x - sc || q.x > origin.x + size.x || q.x < label_right) continue;
             label(ImVec2(q.x + 2, q.y + sc - line_h - 1), std::to_string(lane));
           }
       }

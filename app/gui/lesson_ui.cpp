@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <atomic>
+#include <cfloat>
+#include <cmath>
 #include <chrono>
 #include <future>
 #include <memory>
@@ -171,6 +173,7 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
       if (ImGui::MenuItem(fmt::format("{} -", tr("control.ui_scale", lang)).c_str(), "Ctrl -")) pres.set_scale(pres.scale / 1.15f);
       if (ImGui::MenuItem(fmt::format("{} 100 %", tr("control.ui_scale", lang)).c_str(), "Ctrl 0")) pres.set_scale(1.0f);
       ImGui::Separator();
+      if (ImGui::MenuItem(tr("control.projector", lang), "P", pres.projector)) pres.projector = !pres.projector;
       if (ImGui::MenuItem(tr("control.clean_mode", lang), "C", pres.clean)) pres.clean = !pres.clean;
       if (ImGui::MenuItem(tr("control.fullscreen", lang), "F11", pres.fullscreen))
         pres.toggle_fullscreen(glfwGetCurrentContext());
@@ -181,45 +184,38 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
         if (ImGui::MenuItem(lesson::language_name(l), nullptr, pres.language == l)) pres.set_language(l);
       ImGui::EndMenu();
     }
-    ImGui::TextDisabled("  %s", tr("label.key_hints", lang));
+    // As many whole hints as the bar has room for ("P projector" first to go at 2x text on a
+    // small screen), never one cut in half at the window's edge.
+    const std::string hints = tr("label.key_hints", lang);
+    std::string shown;
+    std::size_t from = 0;
+    while (from < hints.size()) {
+      const std::size_t gap = hints.find("   ", from);
+      const std::string hint = hints.substr(from, gap == std::string::npos ? std::string::npos : gap - from);
+      const std::string candidate = shown.empty() ? "  " + hint : shown + "   " + hint;
+      if (ImGui::CalcTextSize(candidate.c_str()).x > ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x)
+        break;
+      shown = candidate;
+      if (gap == std::string::npos) break;
+      from = hints.find_first_not_of(' ', gap);
+    }
+    if (!shown.empty()) ImGui::TextDisabled("%s", shown.c_str());
     height = ImGui::GetWindowSize().y;
     ImGui::EndMainMenuBar();
   }
   return height;
 }
 
-int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel& sim, const Presentation& pres,
-                        lesson::Language lang, RenderedCaption* rendered) {
-  RenderedCaption scratch;
-  RenderedCaption& out = rendered ? *rendered : scratch;
-  out = {};
-  using lesson::tr;
+CaptionContent compose_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel& sim,
+                                      lesson::Language lang) {
+  CaptionContent content;
+  RenderedCaption& out = content.rendered;
   static KernelComparison comparison;
   static std::uint64_t progress_for = 0;  // SimSession::generation() the figure was computed for
   static std::optional<double> progress_at_finish;
 
   const auto& st = player.state();
-  if (ImGui::ArrowButton("##prev", ImGuiDir_Left) && player.step() > 0) player.go_to(player.step() - 1, real, sim);
-  ImGui::SameLine();
-  const auto counter = lesson::trf("lesson.step_of", lang, player.step() + 1, player.step_count());
-  ImGui::SetNextItemWidth(150);
-  if (ImGui::BeginCombo("##step", counter.c_str())) {
-    for (std::size_t i = 0; i < player.step_count(); ++i) {
-      const auto& title = player.lesson().steps[i].title;
-      const auto item = fmt::format("{}. {}", i + 1, title.value_or(""));
-      if (ImGui::Selectable(item.c_str(), i == player.step())) player.go_to(i, real, sim);
-    }
-    ImGui::EndCombo();
-  }
-  ImGui::SameLine();
-  if (ImGui::ArrowButton("##next", ImGuiDir_Right)) player.go_to(player.step() + 1, real, sim);
-  ImGui::SameLine();
-  ImGui::PushFont(pres.fonts.bold);
-  ImGui::TextUnformatted(st.title.c_str());
-  ImGui::PopFont();
-  ImGui::SameLine();
-  ImGui::TextDisabled("  %s", player.lesson().title.c_str());
-  ImGui::Separator();
+  content.title = st.title;
 
   // Everything a caption quotes comes from the app's own state, never from the lesson text.
   CaptionContext ctx;
@@ -235,8 +231,9 @@ int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel
       const auto percent = static_cast<int>(100.0 * s->simulated_fraction());
       out.text = lesson::trf("sim.simulating_percent", lang, percent);
       out.waiting = true;
-      ImGui::TextDisabled("%s", out.text.c_str());
-      return 0;
+      content.blocks = lesson::parse_caption_markup(out.text);
+      content.glyph_text = out.text + st.title;
+      return content;
     }
   }
   if (s && sim.session.generation() != progress_for && !sim.session.building() && s->complete()) {
@@ -273,16 +270,89 @@ int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel
     if (!value || value->empty()) ++out.unfilled;
     return value;
   });
-  const auto blocks = lesson::parse_caption_markup(text);
-  for (const auto& block : blocks) {
+  content.blocks = lesson::parse_caption_markup(text);
+  for (const auto& block : content.blocks) {
     if (!out.text.empty()) out.text += '\n';
     if (block.kind == lesson::CaptionBlock::Kind::list_item) out.text += "\xE2\x80\xA2 ";
     for (const auto& span : block.spans) out.text += span.text;
   }
-  ImGui::BeginChild("caption_text", ImVec2(0, 0), false);
-  draw_caption_blocks(blocks, pres.fonts.regular, pres.fonts.bold, ImGui::GetContentRegionAvail().x);
-  ImGui::EndChild();
-  return count_missing_glyphs(pres.fonts.regular, text + st.title) ;
+  content.glyph_text = text + st.title;
+  return content;
+}
+
+namespace {
+
+float caption_header_h() { return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y; }
+
+// The separator under the title and the space around it.
+float caption_rule_h() { return 1.0f + 2 * ImGui::GetStyle().ItemSpacing.y; }
+
+}  // namespace
+
+CaptionFit fit_lesson_caption(const CaptionContent& content, const Presentation& pres, float panel_w, float max_h,
+                              float caption_px) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float inner_w = std::max(50.0f, panel_w - 2 * style.WindowPadding.x);
+  ImFont* regular = pres.fonts.caption_regular ? pres.fonts.caption_regular : ImGui::GetFont();
+  ImFont* bold = pres.fonts.caption_bold ? pres.fonts.caption_bold : regular;
+  // Smaller than this nobody reads it anyway; the caption is still never cut or scrolled.
+  const float smallest_px = 9.0f;
+  CaptionFit fit;
+  fit.text_px = caption_px;
+  for (;;) {
+    fit.title_px = fit.text_px;
+    const float title_h = bold->CalcTextSizeA(fit.title_px, FLT_MAX, inner_w, content.title.c_str()).y;
+    const float text_h = caption_blocks_height(content.blocks, regular, bold, fit.text_px, inner_w);
+    // One extra pixel each side: ImGui rounds the window's clip rectangle inwards.
+    // The window's title bar is as tall as a frame.
+    fit.panel_h = std::ceil(ImGui::GetFrameHeight() + 2 * style.WindowPadding.y + caption_header_h() + title_h +
+                            caption_rule_h() + text_h + 2);
+    if (fit.panel_h <= max_h || fit.text_px <= smallest_px) break;
+    fit.text_px = std::max(smallest_px, std::floor(fit.text_px * 0.92f));
+  }
+  return fit;
+}
+
+int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel& sim, const Presentation& pres,
+                        lesson::Language lang, const CaptionContent& content, const CaptionFit& fit) {
+  if (ImGui::ArrowButton("##prev", ImGuiDir_Left) && player.step() > 0) player.go_to(player.step() - 1, real, sim);
+  ImGui::SameLine();
+  const auto counter = lesson::trf("lesson.step_of", lang, player.step() + 1, player.step_count());
+  // As wide as its text at any UI scale: a fixed width cut "Step 12 of 17" at 2x.
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize(counter.c_str()).x + ImGui::GetFrameHeight() +
+                          2 * ImGui::GetStyle().FramePadding.x);
+  if (ImGui::BeginCombo("##step", counter.c_str())) {
+    for (std::size_t i = 0; i < player.step_count(); ++i) {
+      const auto& title = player.lesson().steps[i].title;
+      const auto item = fmt::format("{}. {}", i + 1, title.value_or(""));
+      if (ImGui::Selectable(item.c_str(), i == player.step())) player.go_to(i, real, sim);
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##next", ImGuiDir_Right)) player.go_to(player.step() + 1, real, sim);
+  // The lesson's name only where it fits whole; the step title below says what matters.
+  const std::string& lesson_title = player.lesson().title;
+  ImGui::SameLine();
+  if (ImGui::CalcTextSize(lesson_title.c_str()).x + ImGui::GetStyle().ItemSpacing.x <= ImGui::GetContentRegionAvail().x)
+    ImGui::TextDisabled("%s", lesson_title.c_str());
+  else
+    ImGui::NewLine();
+
+  ImFont* regular = pres.fonts.caption_regular ? pres.fonts.caption_regular : ImGui::GetFont();
+  ImFont* bold = pres.fonts.caption_bold ? pres.fonts.caption_bold : regular;
+  const float inner_w = ImGui::GetContentRegionAvail().x;
+  const ImVec2 title_at = ImGui::GetCursorScreenPos();
+  const char* title = content.title.c_str();
+  const ImVec2 title_size = bold->CalcTextSizeA(fit.title_px, FLT_MAX, inner_w, title);
+  ImGui::GetWindowDrawList()->AddText(bold, fit.title_px, title_at, ImGui::GetColorU32(ImGuiCol_Text), title, nullptr,
+                                      inner_w);
+  ImGui::Dummy(ImVec2(inner_w, title_size.y));
+  ImGui::Separator();
+  if (content.rendered.waiting) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  draw_caption_blocks(content.blocks, regular, bold, fit.text_px, inner_w);
+  if (content.rendered.waiting) ImGui::PopStyleColor();
+  return count_missing_glyphs(regular, content.glyph_text);
 }
 
 void draw_lesson_error(LessonPlayer& player, lesson::Language lang) {

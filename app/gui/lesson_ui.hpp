@@ -21,11 +21,31 @@ struct RenderedCaption {
   bool waiting = false;  // the caption waits for the simulation (text is the progress line)
 };
 
-// Draws the current step's title, counter, controls and caption; returns how many characters of
-// the caption the loaded fonts cannot draw (0 when every glyph is there). `rendered` (when given)
-// receives the caption as drawn.
+// The current step's caption with its values filled in, before anything is drawn: the window
+// sizes the caption panel from it.
+struct CaptionContent {
+  std::vector<lesson::CaptionBlock> blocks;
+  RenderedCaption rendered;
+  std::string title;
+  std::string glyph_text;  // every character the panel will draw, for the missing-glyph count
+};
+CaptionContent compose_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel& sim,
+                                      lesson::Language lang);
+
+// How the caption fits a panel `panel_w` wide and at most `max_h` high: the panel grows to fit
+// its text; when even `max_h` is too little, the text gets smaller rather than a scrollbar.
+struct CaptionFit {
+  float text_px = 0;     // the caption's font size
+  float title_px = 0;    // the step title's
+  float panel_h = 0;     // the whole caption window, padding included
+};
+CaptionFit fit_lesson_caption(const CaptionContent& content, const Presentation& pres, float panel_w, float max_h,
+                              float caption_px);
+
+// Draws the current step's counter, controls, title and caption; returns how many characters of
+// the caption the loaded fonts cannot draw (0 when every glyph is there).
 int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel& sim, const Presentation& pres,
-                        lesson::Language lang, RenderedCaption* rendered = nullptr);
+                        lesson::Language lang, const CaptionContent& content, const CaptionFit& fit);
 // A broken lesson file: every diagnostic, and the reassurance that nothing was lost.
 void draw_lesson_error(LessonPlayer& player, lesson::Language lang);
 

@@ -62,17 +62,43 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
     encoded_cycle_ = s->cycle();
   }
   const float half = (ImGui::GetContentRegionAvail().x - 8) / 2;
-  const float box_h = ImGui::GetContentRegionAvail().y - 2 * ImGui::GetTextLineHeightWithSpacing();
-  ImGui::BeginGroup();
-  ImGui::TextColored(colour_simulated(), "%s", TF("matrix.gpu_c", fmt::format("{:.1f}", 100.0 * s->c_done_count() / total)).c_str());
-  draw_matrix(gpu_renderer_, fresh ? &gpu_cells_ : nullptr, shape.m, shape.n, ImVec2(half, box_h), highlight_cell);
-  ImGui::EndGroup();
+  const float full = ImGui::GetContentRegionAvail().x;
+  const auto gpu_label = TF("matrix.gpu_c", fmt::format("{:.1f}", 100.0 * s->c_done_count() / total));
+  const auto cpu_label = TF("matrix.cpu_c", fmt::format("{:.2f}", 100.0 * s->cpu_cells_done() / total));
+  const char* note = T("matrix.colour_note");
+  // Labels wrap inside their half and the note inside the panel (at 2x text neither fits on one
+  // line); the matrices get the height that is left.
+  const float spacing = ImGui::GetStyle().ItemSpacing.y;
+  const float label_h = std::max(ImGui::CalcTextSize(gpu_label.c_str(), nullptr, false, half).y,
+                                 ImGui::CalcTextSize(cpu_label.c_str(), nullptr, false, half).y);
+  const float note_h = ImGui::CalcTextSize(note, nullptr, false, full).y;
+  // In a panel too short for all of it (2x text on a 720-line screen) the note goes first, then
+  // the labels: whole lines left out, never half of one cut off.
+  const float room = ImGui::GetContentRegionAvail().y;
+  const float min_box = 3 * ImGui::GetTextLineHeight();
+  const bool show_note = room - label_h - note_h - 3 * spacing >= min_box;
+  const bool show_labels = room - label_h - 2 * spacing >= min_box;
+  const float box_h = std::max(8.0f, room - (show_labels ? label_h + spacing : 0) - (show_note ? note_h + spacing : 0) - spacing);
+  auto labelled_matrix = [&](const std::string& label, CellGridRenderer& renderer, const std::vector<std::uint8_t>& cells) {
+    ImGui::BeginGroup();
+    if (show_labels) {
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + half);
+      ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
+      ImGui::TextWrapped("%s", label.c_str());
+      ImGui::PopStyleColor();
+      ImGui::PopTextWrapPos();
+    }
+    draw_matrix(renderer, fresh ? &cells : nullptr, shape.m, shape.n, ImVec2(half, box_h), highlight_cell);
+    ImGui::EndGroup();
+  };
+  labelled_matrix(gpu_label, gpu_renderer_, gpu_cells_);
   ImGui::SameLine(half + 8);
-  ImGui::BeginGroup();
-  ImGui::TextColored(colour_simulated(), "%s", TF("matrix.cpu_c", fmt::format("{:.2f}", 100.0 * s->cpu_cells_done() / total)).c_str());
-  draw_matrix(cpu_renderer_, fresh ? &cpu_cells_ : nullptr, shape.m, shape.n, ImVec2(half, box_h), highlight_cell);
-  ImGui::EndGroup();
-  ImGui::TextDisabled("%s", T("matrix.colour_note"));
+  labelled_matrix(cpu_label, cpu_renderer_, cpu_cells_);
+  if (show_note) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", note);
+    ImGui::PopStyleColor();
+  }
   ImGui::EndChild();
 }
 

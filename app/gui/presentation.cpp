@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -21,6 +22,23 @@ void set_ui_language(lesson::Language lang) { g_ui_language = lang; }
 
 void Presentation::set_scale(float s) { scale = std::clamp(s, 0.5f, 3.0f); }
 
+float Presentation::caption_px(float display_h, bool lesson_open) const {
+  const float ui_px = kBaseFontPx * ui_scale();
+  if (!projector || !lesson_open) return ui_px;
+  // Whole pixels: a window dragged a few pixels taller should not rebuild the font atlas.
+  const float projector_px = std::round(kProjectorCaptionPx * display_h / kProjectorReferenceHeight * scale);
+  return std::max(ui_px, projector_px);
+}
+
+void Presentation::follow_content_scale(GLFWwindow* window) {
+  if (content_scale_fixed || !window) return;
+  float x = 1, y = 1;
+  glfwGetWindowContentScale(window, &x, &y);
+  // Some X servers report 0 or nonsense without an Xft.dpi; 1 is what such a screen looks like.
+  const float reported = std::isfinite(y) && y >= 0.5f && y <= 4.0f ? y : 1.0f;
+  content_scale = reported;
+}
+
 void Presentation::toggle_theme() { theme = theme == Theme::dark ? Theme::light_high_contrast : Theme::dark; }
 
 void Presentation::toggle_fullscreen(GLFWwindow* window) {
@@ -38,26 +56,30 @@ void Presentation::toggle_fullscreen(GLFWwindow* window) {
   }
 }
 
-void Presentation::refresh_fonts_if_needed(bool lesson_is_korean, const std::string& lesson_text) {
+void Presentation::refresh_fonts_if_needed(bool lesson_is_korean, const std::string& lesson_text, float caption_px) {
+  const float ui = ui_scale();
   const bool want = language == lesson::Language::ko || lesson_is_korean;
   // Only a Korean atlas depends on the lesson's text.
   const std::size_t text_hash = want ? std::hash<std::string>{}(lesson_text) : 0;
-  if (built_ && built_scale_ == scale && built_theme_ == theme && wants_hangul_ == want && built_text_hash_ == text_hash)
+  if (built_ && built_scale_ == ui && built_theme_ == theme && wants_hangul_ == want && built_text_hash_ == text_hash &&
+      built_caption_px_ == caption_px)
     return;
   // A theme switch needs only the style: rebuilding the font atlas too (hundreds of ms with Hangul
   // on a software renderer) made every press of T stall the window.
-  const bool fonts_stale = !built_ || built_scale_ != scale || wants_hangul_ != want || built_text_hash_ != text_hash;
+  const bool fonts_stale = !built_ || built_scale_ != ui || wants_hangul_ != want || built_text_hash_ != text_hash ||
+                           built_caption_px_ != caption_px;
   built_text_hash_ = text_hash;
   wants_hangul_ = want;
-  built_scale_ = scale;
+  built_scale_ = ui;
+  built_caption_px_ = caption_px;
   built_theme_ = theme;
   built_ = true;
   // From defaults every time: ScaleAllSizes multiplies what is there, so scaling the previous
   // style compounded with every theme or scale change until ImGui asserted (sizes below 1 px).
   ImGui::GetStyle() = ImGuiStyle();
   apply_theme(theme);
-  ImGui::GetStyle().ScaleAllSizes(scale);
-  if (fonts_stale) fonts = load_fonts(kBaseFontPx * scale, want, lesson_text);
+  ImGui::GetStyle().ScaleAllSizes(ui);
+  if (fonts_stale) fonts = load_fonts(kBaseFontPx * ui, want, lesson_text, caption_px);
 }
 
 std::string user_screenshot_path() {

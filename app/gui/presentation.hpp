@@ -14,7 +14,12 @@ namespace ws::app {
 
 struct Presentation {
   Theme theme = Theme::dark;
-  float scale = 1.0f;
+  float scale = 1.0f;          // the user's UI scale (Ctrl +/-, saved), on top of the monitor's
+  float content_scale = 1.0f;  // the monitor's content scale (GLFW), or --content-scale
+  bool content_scale_fixed = false;  // --content-scale given: the monitor is not asked
+  // Projector mode (key P, saved, on by default): while a lesson is open the caption is drawn at
+  // lecture-hall size, 28 px on a 1080-pixel-high window, growing with the window.
+  bool projector = true;
   lesson::Language language = lesson::Language::en;
   bool clean = false;
   bool fullscreen = false;
@@ -24,6 +29,16 @@ struct Presentation {
   FontStatus fonts;
 
   static constexpr float kBaseFontPx = 17.0f;
+  static constexpr float kProjectorCaptionPx = 28.0f;  // on a window 1080 pixels high
+  static constexpr float kProjectorReferenceHeight = 1080.0f;
+
+  // What sizes the widgets and the UI font: the monitor's scale times the user's.
+  float ui_scale() const { return scale * content_scale; }
+  // The caption's font size in pixels for a window `display_h` pixels high. Projector size
+  // follows the window's pixels, which on a HiDPI monitor already carry its content scale.
+  float caption_px(float display_h, bool lesson_open) const;
+  // Asks the monitor under `window` for its content scale unless --content-scale fixed it.
+  void follow_content_scale(GLFWwindow* window);
 
   void set_scale(float s);
   void toggle_theme();
@@ -31,7 +46,8 @@ struct Presentation {
   void toggle_fullscreen(GLFWwindow* window);
   // Rebuilds fonts and style when the scale, theme or the need for Hangul changed. Between frames only.
   // `lesson_text` is the open lesson's text: its Hangul is loaded when Korean is wanted.
-  void refresh_fonts_if_needed(bool lesson_is_korean, const std::string& lesson_text = "");
+  // `caption_px` is caption_px() for this frame.
+  void refresh_fonts_if_needed(bool lesson_is_korean, const std::string& lesson_text = "", float caption_px = 0);
   // Korean was asked for but no installed font can draw it: the labels stay English.
   bool hangul_missing() const { return wants_hangul_ && !fonts.hangul_path; }
   lesson::Language effective_language() const {
@@ -43,6 +59,7 @@ struct Presentation {
   bool wants_hangul_ = false;
   std::size_t built_text_hash_ = 0;
   float built_scale_ = 0;
+  float built_caption_px_ = 0;
   Theme built_theme_ = Theme::dark;
   int windowed_x_ = 0, windowed_y_ = 0, windowed_w_ = 0, windowed_h_ = 0;
 };

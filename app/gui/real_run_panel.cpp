@@ -1,6 +1,8 @@
 #include "gui/real_run_panel.hpp"
 
 #include <algorithm>
+#include <initializer_list>
+#include <vector>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -163,7 +165,11 @@ void draw_controls(RealRunView& view, double now) {
   auto& c = session.controls();
   const auto& cpu = kernels::cpu_info();
   bool edited = false;
-  ImGui::PushItemWidth(-90);
+  // Room on the right for the widest label at any UI scale: a fixed 90 px cut "Threads" at 2x.
+  float label_w = 0;
+  for (const char* key : {"control.threads", "control.cpu_kernel", "control.gpu_kernel", "control.repeats"})
+    label_w = std::max(label_w, ImGui::CalcTextSize(T(key)).x);
+  ImGui::PushItemWidth(-(label_w + 2 * ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("M").x));
   edited |= ImGui::Checkbox(T("control.square"), &view.lock_square);
   auto& shape = c.shape;
   const kernels::Shape before = shape;
@@ -217,6 +223,35 @@ void draw_pending_run(RealRunSession& session) {
   ImGui::Spacing();
 }
 
+// Column headers in full where the panel has room for them, else their short forms: ImGui would
+// cut a long header mid-word ("medi...") in a narrow panel or at large text.
+// When even the short forms do not fit, the last two columns (copy time and check, the least
+// needed in a lecture) are dropped: `keep` says how many of the headers to show.
+struct FittingHeaders {
+  std::vector<const char*> names;
+  std::size_t keep = 0;
+  // Sets up the columns, the dropped ones disabled (ImGui skips what is drawn into them).
+  void setup() const {
+    for (std::size_t i = 0; i < names.size(); ++i)
+      ImGui::TableSetupColumn(names[i], i < keep ? ImGuiTableColumnFlags_None : ImGuiTableColumnFlags_Disabled);
+  }
+};
+FittingHeaders fitting_headers(std::initializer_list<const char*> full, std::initializer_list<const char*> brief) {
+  const auto& style = ImGui::GetStyle();
+  auto need = [&](const std::vector<const char*>& headers, std::size_t count) {
+    // Two more fixed columns (the device and kernel names) share the row with the figures.
+    float w = ImGui::CalcTextSize("GPU cpu-tiled ").x;
+    for (std::size_t i = 0; i < count; ++i)
+      w += ImGui::CalcTextSize(headers[i]).x + 2 * style.CellPadding.x + style.ItemSpacing.x;
+    return w;
+  };
+  const float room = ImGui::GetContentRegionAvail().x;
+  const std::vector<const char*> f(full), b(brief);
+  if (need(f, f.size()) <= room) return {f, f.size()};
+  if (need(b, b.size()) <= room) return {b, b.size()};
+  return {b, b.size() >= 2 ? b.size() - 2 : b.size()};
+}
+
 // Runs measured on other machines: a table per file, in their own colour, under their label.
 void draw_elsewhere(const RealRunView& view) {
   for (const auto& error : view.elsewhere_errors) text_coloured(colour_error(), error);
@@ -229,7 +264,9 @@ void draw_elsewhere(const RealRunView& view) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour_elsewhere());
     if (ImGui::BeginTable(fmt::format("elsewhere{}", table_id++).c_str(), 6,
                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
-      for (const char* h : {"kernel", "size", "ms (median)", "GFLOP/s", "copy ms", "check"}) ImGui::TableSetupColumn(h);
+      fitting_headers({"kernel", "size", "ms (median)", "GFLOP/s", "copy ms", "check"},
+                      {"kernel", "size", "ms", "GFLOP/s", "copy", "ok"})
+          .setup();
       ImGui::TableHeadersRow();
       for (const auto& r : run.results) {
         ImGui::TableNextRow();
@@ -297,7 +334,12 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     // The names are never cut; the figures share what is left.
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("kernel", ImGuiTableColumnFlags_WidthFixed);
-    for (const char* h : {"median ms", "GFLOP/s", "copy ms", "check"}) ImGui::TableSetupColumn(h);
+    // The figures' column lets "running" or "queued" run on into the empty cells beside it.
+    const auto headers = fitting_headers({"median ms", "GFLOP/s", "copy ms", "check"}, {"ms", "GFLOP/s", "copy", "ok"});
+    for (std::size_t i = 0; i < headers.names.size(); ++i)
+      ImGui::TableSetupColumn(headers.names[i], (i == 0 ? ImGuiTableColumnFlags_NoClip : ImGuiTableColumnFlags_None) |
+                                                    (i < headers.keep ? ImGuiTableColumnFlags_None
+                                                                      : ImGuiTableColumnFlags_Disabled));
     ImGui::TableHeadersRow();
     draw_result_row("CPU", session.cpu_result(), c.cpu_kernel, status);
     draw_result_row("GPU", session.gpu_result(), c.gpu_kernel, status);
@@ -348,7 +390,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   }
   draw_elsewhere(view);
   ImGui::Separator();
-  ImGui::TextUnformatted(T("label.history"));
+  ImGui::TextWrapped("%s", T("label.history"));
   view.history.draw(std::max(120.0f, ImGui::GetContentRegionAvail().y - 8));
 }
 

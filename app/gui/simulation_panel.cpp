@@ -1,6 +1,7 @@
 #include "gui/simulation_panel.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 #include <imgui.h>
@@ -42,9 +43,24 @@ void SimulationPanel::sync(const RealRunControls& real) {
 
 namespace {
 
+// A combo as wide as its longest choice: at 2x text a fixed width cut "this-machine" to "this-ma".
+float combo_width(const std::vector<std::string>& choices) {
+  float widest = 0;
+  for (const auto& c : choices) widest = std::max(widest, ImGui::CalcTextSize(c.c_str()).x);
+  return widest + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x;
+}
+
+// The combo and its label side by side, on the next row when the panel has no room left for them.
+void same_line_if_room(float combo_w, const char* label) {
+  const auto& style = ImGui::GetStyle();
+  ImGui::SameLine();
+  const float need = combo_w + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+  if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
+}
+
 bool preset_combo(const char* label, std::string& id, const std::vector<std::string>& ids) {
   bool changed = false;
-  ImGui::SetNextItemWidth(150);
+  ImGui::SetNextItemWidth(combo_width(ids));
   if (ImGui::BeginCombo(label, id.c_str())) {
     for (const auto& candidate : ids)
       if (ImGui::Selectable(candidate.c_str(), candidate == id)) {
@@ -64,10 +80,12 @@ void draw_legend(bool tensor) {
     if (entry.value == static_cast<std::uint8_t>(sim::WarpState::on_tensor_core) && !tensor) continue;
     const auto& c = palette[entry.value];
     // Wrap before an entry that would run past the panel's edge rather than clip it.
-    const float w = 12 + 4 + ImGui::CalcTextSize(T(entry.label)).x;
+    // The swatch grows with the text, so it stays visible from the back row.
+    const float swatch = std::round(ImGui::GetFontSize() * 0.7f);
+    const float w = swatch + 4 + ImGui::CalcTextSize(T(entry.label)).x;
     if (!first && ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
     first = false;
-    ImGui::ColorButton(entry.label, ImVec4(c.r, c.g, c.b, 1), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+    ImGui::ColorButton(entry.label, ImVec4(c.r, c.g, c.b, 1), ImGuiColorEditFlags_NoTooltip, ImVec2(swatch, swatch));
     ImGui::SameLine(0, 4);
     ImGui::TextUnformatted(T(entry.label));
     ImGui::SameLine(0, 14);
@@ -85,13 +103,13 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     if (std::find(ids.begin(), ids.end(), "this-machine") == ids.end()) ids.insert(ids.begin(), "this-machine");
     return ids;
   }();
-  if (!clean) {
+  if (!clean && !hide_controls) {
     preset_combo(T("control.gpu_preset"), controls.gpu_preset, gpu_ids);
-    ImGui::SameLine();
+    same_line_if_room(combo_width(cpu_ids), T("control.cpu_preset"));
     preset_combo(T("control.cpu_preset"), controls.cpu_preset, cpu_ids);
-    ImGui::SameLine();
     static const std::vector<std::string> kernel_names = sim::kernel_names();
-    ImGui::SetNextItemWidth(110);
+    same_line_if_room(combo_width(kernel_names), T("control.kernel"));
+    ImGui::SetNextItemWidth(combo_width(kernel_names));
     if (ImGui::BeginCombo(T("control.kernel"), sim::to_string(controls.kernel))) {
       for (const auto& name : kernel_names) {
         const sim::Kernel k = *sim::parse_kernel(name);
@@ -110,9 +128,10 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
       }
       ImGui::EndCombo();
     }
-    ImGui::SameLine();
+    static const std::vector<std::string> block_names = {"8×8", "16×16", "32×32"};
+    same_line_if_room(combo_width(block_names), T("control.block_size"));
     int block_index = controls.block == 8 ? 0 : controls.block == 16 ? 1 : 2;
-    ImGui::SetNextItemWidth(80);
+    ImGui::SetNextItemWidth(combo_width(block_names));
     if (ImGui::Combo(T("control.block_size"), &block_index, "8×8\00016×16\00032×32\0")) controls.block = 8 << block_index;
   }
   sync(real);
@@ -126,7 +145,9 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     case ModelNote::other: note += TF("sim.other_model", real.gpu_kernel, sim::to_string(controls.kernel)); break;
     case ModelNote::none: break;
   }
-  ImGui::TextDisabled("%s", note.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", note.c_str());  // a long note wraps at the panel's edge instead of running off it
+  ImGui::PopStyleColor();
   draw_legend(sim::uses_tensor_cores(controls.kernel));
 
   const float timeline_h = show.timeline ? ImGui::GetTextLineHeightWithSpacing() * 3 + 12 : 0;

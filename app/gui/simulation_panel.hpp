@@ -20,6 +20,8 @@ struct SimulationPanel {
   // A lesson animates its own size and kernel; editing the real run's controls returns to following them.
   std::optional<sim::Shape> shape_override;
   std::optional<sim::Kernel> kernel_override;
+  // Projector mode in a lesson: the preset and kernel pickers are hidden, the rest stays.
+  bool hide_controls = false;
 
   // Where the views were drawn last frame (screen pixels: x, y, w, h), for --print-state so
   // headless tests can check the pixels of each view.

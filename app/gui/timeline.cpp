@@ -53,17 +53,20 @@ void draw_timeline(SimSession& session, bool clean) {
     return;
   }
   if (!clean) draw_timeline_controls(session);
-  ImGui::TextColored(colour_simulated(), "%s", TF("timeline.simulated_kernel", s->gpu().name, sim::to_string(s->config().kernel)).c_str());
-  ImGui::SameLine();
-  if (s->complete()) {
-    ImGui::TextUnformatted(TF("timeline.cycle_of", s->cycle(), s->total_cycles(), fmt::format("{:.4g}", s->cycle_to_ms(s->cycle())),
+  ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
+  ImGui::TextWrapped("%s", TF("timeline.simulated_kernel", s->gpu().name, sim::to_string(s->config().kernel)).c_str());
+  ImGui::PopStyleColor();
+  // Beside the kernel's name where it fits, else on a line of its own, wrapped: never cut.
+  const auto where = s->complete()
+                         ? TF("timeline.cycle_of", s->cycle(), s->total_cycles(), fmt::format("{:.4g}", s->cycle_to_ms(s->cycle())),
                               fmt::format("{:.4g}", s->cycle_to_ms(s->total_cycles())), fmt::format("{:.0f}", s->gpu().clock_mhz))
-                               .c_str());
-  } else {
-    // The end is not known yet: say how far the simulation behind the animation has got.
-    ImGui::TextUnformatted(TF("timeline.cycle_at", s->cycle(), fmt::format("{:.4g}", s->cycle_to_ms(s->cycle())),
-                              fmt::format("{:.0f}", s->gpu().clock_mhz))
-                               .c_str());
+                         // The end is not known yet: say how far the simulation behind the animation has got.
+                         : TF("timeline.cycle_at", s->cycle(), fmt::format("{:.4g}", s->cycle_to_ms(s->cycle())),
+                              fmt::format("{:.0f}", s->gpu().clock_mhz));
+  ImGui::SameLine();
+  if (ImGui::CalcTextSize(where.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+  ImGui::TextWrapped("%s", where.c_str());
+  if (!s->complete()) {
     ImGui::TextDisabled("%s", buffer_status(session).c_str());
   }
   const auto caption = finish_caption(*s);
@@ -80,14 +83,17 @@ void draw_timeline_controls(SimSession& session) {
   if (ImGui::Button("<")) session.step(-1);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T("timeline.step_back"));
   ImGui::SameLine();
-  if (ImGui::Button(session.playing() ? T("control.pause") : T("control.play"), ImVec2(90, 0))) session.toggle_play();
+  // As wide as the longer word in this language, so it does not jump between Play and Pause.
+  const float play_w = std::max(ImGui::CalcTextSize(T("control.pause")).x, ImGui::CalcTextSize(T("control.play")).x) +
+                       2 * ImGui::GetStyle().FramePadding.x;
+  if (ImGui::Button(session.playing() ? T("control.pause") : T("control.play"), ImVec2(play_w, 0))) session.toggle_play();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Space");
   ImGui::SameLine();
   if (ImGui::Button(">")) session.step(1);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T("timeline.step_forward"));
   ImGui::SameLine();
   float speed = static_cast<float>(session.speed());
-  ImGui::SetNextItemWidth(220);
+  ImGui::SetNextItemWidth(ImGui::CalcTextSize("10000000").x + 2 * ImGui::GetStyle().FramePadding.x + 20);
   if (ImGui::SliderFloat("cycles/s", &speed, 1.0f, 1e7f, "%.0f", ImGuiSliderFlags_Logarithmic))
     session.set_speed(speed);
   ImGui::SameLine();

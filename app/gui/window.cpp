@@ -39,6 +39,7 @@
 #include "gui/screenshot.hpp"
 #include "gui/simulation_panel.hpp"
 #include "gui/soak.hpp"
+#include "gui/text_clip_check.hpp"
 #include "gui/theme.hpp"
 #include "gui/timeline.hpp"
 #include "gui_options.hpp"
@@ -121,6 +122,14 @@ bool apply_selection(SimulationPanel& panel, const std::string& select) {
   if (auto v = parse_target(select, "lane"); v.size() == 3) return panel.gpu_view.selection = {v[0], v[1], v[2]}, true;
   if (auto v = parse_target(select, "core"); v.size() == 1) return panel.selected_core = v[0], true;
   return false;
+}
+
+nlohmann::json clip_report_json() {
+  const auto& report = clip_check_last_frame();
+  nlohmann::json texts = nlohmann::json::array();
+  for (const auto& t : report.texts) texts.push_back({{"panel", t.panel}, {"text", t.text}});
+  return {{"count", report.texts.size()}, {"panels", report.by_panel()}, {"texts", texts},
+          {"check_linked", clip_check_linked()}};
 }
 
 struct FrameTimes {
@@ -207,6 +216,13 @@ int run_gui(const GuiOptions& options) {
   pres.show_cluster = options.cluster;
   pres.theme = settings.theme == "light" ? Theme::light_high_contrast : Theme::dark;
   pres.scale = settings.ui_scale;
+  if (options.ui_scale) pres.set_scale(*options.ui_scale);
+  pres.projector = settings.projector;
+  if (options.content_scale) {
+    pres.content_scale = *options.content_scale;
+    pres.content_scale_fixed = true;
+  }
+  pres.follow_content_scale(window);
   pres.language = lesson::language_from_code(options.language.value_or(settings.language)).value_or(lesson::Language::en);
 
   // Before the real-run side asks which GPU kernels can run: the GL kernels must probe the context
@@ -298,6 +314,7 @@ int run_gui(const GuiOptions& options) {
   int export_frames = 0;
   int missing_glyphs = 0;
   RenderedCaption rendered_caption;  // the caption as the last frame drew it ("" when none was drawn)
+  float rendered_caption_px = 0;     // its font size
   auto export_step_started = std::chrono::steady_clock::now();
   std::string toast;
   double toast_until = 0;
@@ -318,8 +335,12 @@ int run_gui(const GuiOptions& options) {
     last_time = now;
     real_run.session.update(now);
     key_script.feed_next(window);
+    pres.follow_content_scale(window);
+    int window_w = 0, window_h = 0;
+    glfwGetWindowSize(window, &window_w, &window_h);
+    const float caption_px = pres.caption_px(static_cast<float>(window_h), player.active());
     pres.refresh_fonts_if_needed(player.active() && player.lesson().language == "ko",
-                                 player.active() ? player.text() : std::string());
+                                 player.active() ? player.text() : std::string(), caption_px);
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
@@ -328,6 +349,7 @@ int run_gui(const GuiOptions& options) {
       soak->act(io, targets);
     }
     ImGui::NewFrame();
+    clip_check_begin_frame();
     const lesson::Language lang = pres.effective_language();
     set_ui_language(lang);
 
@@ -342,6 +364,7 @@ int run_gui(const GuiOptions& options) {
       if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_T, false)) pres.toggle_theme();
       if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_R, false)) pres.show_roofline = !pres.show_roofline;
       if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_G, false)) pres.show_generations = !pres.show_generations;
+      if (!io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_P, false)) pres.projector = !pres.projector;
       if (player.active()) {
         if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT) || ImGui::IsKeyPressed(GLFW_KEY_PAGE_DOWN))
           player.go_to(player.step() + 1, real_run, sim_panel);
@@ -369,11 +392,28 @@ int run_gui(const GuiOptions& options) {
     generations_panel.drawn = false;
     float top = 0;
     if (!pres.clean) top = draw_menu_bar(pres, player, real_run, sim_panel, lang);
+    // Projector mode in a lesson hides the panels' controls as clean mode does (the menu bar stays):
+    // at 2x text on a 720-line projector the combos alone took the animation's room.
+    const bool controls_hidden = pres.clean || (pres.projector && player.active());
+    sim_panel.hide_controls = controls_hidden;
     const ImVec2 size = io.DisplaySize;
-    float left_w = show.timers ? std::clamp(size.x * 0.36f, 460.0f * pres.scale, 720.0f * pres.scale) : 0;
+    float left_w = show.timers ? std::clamp(size.x * 0.36f, 460.0f * pres.ui_scale(), 720.0f * pres.ui_scale()) : 0;
+    // At 2x text on a 1280-wide window the minimum alone would leave the animation and caption a
+    // third of the width: the timers never take more than 45 %.
+    left_w = std::min(left_w, std::floor(size.x * 0.45f));
     // With large text on a small screen the timers would leave the roofline a sliver: it keeps 58 %.
     if (lower_shown) left_w = std::min(left_w, std::floor(size.x * 0.42f));
-    const float caption_h = player.active() && show.caption ? std::max(150.0f, size.y * 0.26f) : 0;
+    // The caption panel is as tall as its text (never a scrollbar); the animation gets the rest,
+    // down to half of the window, below which the caption's text gets smaller instead.
+    CaptionContent caption;
+    CaptionFit caption_fit;
+    const bool caption_shown = player.active() && show.caption;
+    if (caption_shown) {
+      caption = compose_lesson_caption(player, real_run, sim_panel, lang);
+      caption_fit = fit_lesson_caption(caption, pres, size.x - left_w, std::floor((size.y - top) * 0.5f),
+                                       caption_px);
+    }
+    const float caption_h = caption_shown ? caption_fit.panel_h : 0;
     // The clear colour is the window background: not drawing it again halves the pixels a software
     // renderer blends each frame (Mesa llvmpipe on a 2-core machine is where this matters).
     const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
@@ -382,7 +422,7 @@ int run_gui(const GuiOptions& options) {
       ImGui::SetNextWindowPos(ImVec2(0, top));
       ImGui::SetNextWindowSize(ImVec2(left_w, size.y - top));
       ImGui::Begin(lesson::tr("panel.real_run", lang), nullptr, fixed);
-      draw_real_run_panel(real_run, now, pres.clean);
+      draw_real_run_panel(real_run, now, controls_hidden);
       ImGui::End();
     }
     // Right of the real run: the simulated GPU above, the roofline below (the roofline alone takes
@@ -443,11 +483,14 @@ int run_gui(const GuiOptions& options) {
     }
     player.clear_applied_flag();
     rendered_caption = {};
+    rendered_caption_px = caption_shown ? caption_fit.text_px : 0;
     if (caption_h > 0) {
       ImGui::SetNextWindowPos(ImVec2(left_w, size.y - caption_h));
       ImGui::SetNextWindowSize(ImVec2(size.x - left_w, caption_h));
-      ImGui::Begin(lesson::tr("panel.caption", lang), nullptr, fixed);
-      missing_glyphs = draw_lesson_caption(player, real_run, sim_panel, pres, lang, &rendered_caption);
+      ImGui::Begin(lesson::tr("panel.caption", lang), nullptr,
+                   fixed | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+      missing_glyphs = draw_lesson_caption(player, real_run, sim_panel, pres, lang, caption, caption_fit);
+      rendered_caption = caption.rendered;
       ImGui::End();
     }
     if (!player.error().empty() && !headless) draw_lesson_error(player, lang);
@@ -464,6 +507,7 @@ int run_gui(const GuiOptions& options) {
       ImGui::End();
     }
 
+    clip_check_end_frame();
     ImGui::Render();
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(window, &fb_w, &fb_h);
@@ -501,7 +545,9 @@ int run_gui(const GuiOptions& options) {
           if (options.print_state)  // one line per step: the caption exactly as this PNG shows it
             std::printf("%s\n", nlohmann::json{{"lesson_step", export_step + 1},
                                                 {"caption", rendered_caption.text},
-                                                {"caption_unfilled", rendered_caption.unfilled}}
+                                                {"caption_unfilled", rendered_caption.unfilled},
+                                                {"caption_px", caption_fit.text_px},
+                                                {"clipped_text", clip_report_json()}}
                                      .dump()
                                      .c_str());
           std::fflush(stdout);  // keeps each line whole when stderr shares the pipe
@@ -566,6 +612,7 @@ int run_gui(const GuiOptions& options) {
   if (use_settings) {
     settings.theme = pres.theme == Theme::dark ? "dark" : "light";
     settings.ui_scale = pres.scale;
+    settings.projector = pres.projector;
     settings.language = std::string(lesson::language_code(pres.language));
     settings.last_lesson = player.active() ? std::filesystem::absolute(player.path()).string() : std::string();
     settings.last_step = static_cast<int>(player.step());
@@ -660,6 +707,11 @@ int run_gui(const GuiOptions& options) {
     state["hangul_font"] = pres.fonts.hangul_path.value_or("");
     state["missing_glyphs"] = missing_glyphs;
     state["ui_scale"] = pres.scale;
+    state["content_scale"] = pres.content_scale;
+    state["projector"] = pres.projector;
+    state["caption_px"] = rendered_caption_px;
+    // Text its panel cuts off in the last frame: how many, in which panels, and what.
+    state["clipped_text"] = clip_report_json();
     // What the style really holds, so a test can tell a scaled style from a compounded one.
     state["style_window_padding"] = ImGui::GetStyle().WindowPadding.x;
     state["style_window_min_size"] = ImGui::GetStyle().WindowMinSize.x;

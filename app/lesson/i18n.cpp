@@ -117,6 +117,7 @@ constexpr Entry kTable[] = {
     {"control.clean_mode", "Clean mode", "발표용 화면"},
     {"control.fullscreen", "Fullscreen", "전체 화면"},
     {"control.ui_scale", "UI scale", "UI 크기"},
+    {"control.projector", "Projector mode (large captions)", "프로젝터 모드 (큰 자막)"},
     {"control.zoom_out", "Zoom out", "축소"},
     // Lesson player.
     {"lesson.open", "Open lesson...", "강의 열기..."},
@@ -181,8 +182,8 @@ constexpr Entry kTable[] = {
     {"sim.nearest_model", "; {} is not modelled: {}, the nearest model, is animated",
      "; {0}: 모델 없음, 가장 가까운 모델 {1} 표시"},
     {"sim.other_model", "; the real run is {}; the {} model is animated", "; 실제 실행: {0}, 애니메이션: {1} 모델"},
-    {"label.key_hints", "Space play/pause   Left/Right step   F11 fullscreen   F12 screenshot   C clean mode",
-     "Space 재생/일시정지   왼쪽/오른쪽 단계   F11 전체 화면   F12 스크린샷   C 깔끔한 화면"},
+    {"label.key_hints", "Space play/pause   Left/Right step   F11 fullscreen   F12 screenshot   C clean mode   P projector",
+     "Space 재생/일시정지   왼쪽/오른쪽 단계   F11 전체 화면   F12 스크린샷   C 깔끔한 화면   P 프로젝터"},
     {"legend.not_resident", "not resident", "SM에 없음"},
     {"legend.done", "done", "완료"},
     {"legend.eligible", "ready, not picked", "준비됨, 대기"},

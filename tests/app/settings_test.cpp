@@ -58,6 +58,7 @@ TEST_F(SettingsTest, MissingFileGivesDefaultsWithoutWarning) {
   EXPECT_EQ(s.language, "en");
   EXPECT_EQ(s.last_lesson, "");
   EXPECT_EQ(s.last_step, 0);
+  EXPECT_TRUE(s.projector) << "projector mode is on in lecture mode until the user turns it off";
   EXPECT_EQ(s.warning, "");
 }
 
@@ -68,6 +69,7 @@ TEST_F(SettingsTest, SaveCreatesTheDirectoryAndRoundTrips) {
   s.language = "ko";
   s.last_lesson = "/tmp/a \"quoted\" 레슨.toml";
   s.last_step = 7;
+  s.projector = false;
   s.warning = "never written";
   std::string error;
   ASSERT_TRUE(ws::app::save_settings(s, &error)) << error;
@@ -83,6 +85,7 @@ TEST_F(SettingsTest, SaveCreatesTheDirectoryAndRoundTrips) {
   EXPECT_EQ(back.language, "ko");
   EXPECT_EQ(back.last_lesson, s.last_lesson);
   EXPECT_EQ(back.last_step, 7);
+  EXPECT_FALSE(back.projector);
   EXPECT_EQ(back.warning, "");
 
   // Saving again replaces the file rather than appending to it.
@@ -116,7 +119,7 @@ TEST_F(SettingsTest, OutOfRangeValuesAreClamped) {
 
 TEST_F(SettingsTest, WrongTypesAndUnknownNamesKeepTheDefaultForThatFieldOnly) {
   write("theme = \"purple\"\nlanguage = 3\nui_scale = \"big\"\nlast_lesson = \"x.toml\"\nlast_step = 4\n"
-        "future_key = true\n");
+        "future_key = true\nprojector = \"off\"\n");
   const Settings s = ws::app::load_settings();
   EXPECT_EQ(s.theme, "dark");
   EXPECT_EQ(s.language, "en");
@@ -126,6 +129,8 @@ TEST_F(SettingsTest, WrongTypesAndUnknownNamesKeepTheDefaultForThatFieldOnly) {
   EXPECT_NE(s.warning.find("purple"), std::string::npos) << s.warning;
   EXPECT_NE(s.warning.find("'language' must be a string"), std::string::npos) << s.warning;
   EXPECT_NE(s.warning.find("'ui_scale' must be a number"), std::string::npos) << s.warning;
+  EXPECT_TRUE(s.projector);
+  EXPECT_NE(s.warning.find("'projector' must be true or false"), std::string::npos) << s.warning;
   EXPECT_EQ(s.warning.find("future_key"), std::string::npos) << "unknown keys are for newer versions";
 }
 

@@ -1,0 +1,60 @@
+#include "gui/text_fit.hpp"
+
+#include <imgui.h>
+
+namespace ws::app {
+
+namespace {
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> words;
+  std::string current;
+  for (char c : text) {
+    if (c == ' ') {
+      if (!current.empty()) words.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!current.empty()) words.push_back(current);
+  return words;
+}
+
+float width_of(const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }
+
+}  // namespace
+
+std::string fit_whole_words(const std::string& text, float max_w) {
+  if (width_of(text) <= max_w) return text;
+  const auto words = split_words(text);
+  std::string fitted;
+  for (const auto& word : words) {
+    const std::string candidate = fitted.empty() ? word : fitted + " " + word;
+    if (width_of(candidate + "\xE2\x80\xA6") > max_w) break;
+    fitted = candidate;
+  }
+  if (fitted.empty()) return "";
+  // A dangling comma or colon before the ellipsis reads as a typo.
+  while (!fitted.empty() && (fitted.back() == ',' || fitted.back() == ':' || fitted.back() == ';')) fitted.pop_back();
+  return fitted + "\xE2\x80\xA6";
+}
+
+std::vector<std::string> wrap_whole_words(const std::string& text, float max_w) {
+  std::vector<std::string> lines;
+  std::string line;
+  for (const auto& word : split_words(text)) {
+    if (width_of(word) > max_w) continue;
+    const std::string candidate = line.empty() ? word : line + " " + word;
+    if (width_of(candidate) <= max_w) {
+      line = candidate;
+    } else {
+      lines.push_back(line);
+      line = word;
+    }
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace ws::app

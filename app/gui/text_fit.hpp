@@ -1,0 +1,18 @@
+// Text that must fit a box it cannot grow: cut between words, never inside one. The clipped-text
+// check (text_clip_check.hpp) fails a panel that cuts a word; these are how panels avoid it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ws::app {
+
+// The longest run of whole words from the start of `text` that fits `max_w` pixels in the current
+// font, with "…" when words were left out; "" when not even the first word fits.
+std::string fit_whole_words(const std::string& text, float max_w);
+
+// `text` broken into lines of whole words no wider than `max_w`; a single word wider than that is
+// left out (it could only be shown cut).
+std::vector<std::string> wrap_whole_words(const std::string& text, float max_w);
+
+}  // namespace ws::app

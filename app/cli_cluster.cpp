@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_commands.hpp"
+#include "link_json.hpp"
 #include "warpscope/sim/cluster.hpp"
 #include "warpscope/sim/cluster_check.hpp"
 #include "warpscope/sim/links.hpp"
@@ -121,17 +122,6 @@ std::string workload_text(const sim::ClusterConfig& c, int element_bytes) {
     return fmt::format("one multiply C = A*B, {}x{}x{}, {}", c.gemm.m, c.gemm.n, c.gemm.k, fmt_name);
   return fmt::format("MLP training step (forward + backward), batch {}, width {}, hidden {}, {} layers, {}",
                      c.mlp.batch, c.mlp.width, c.mlp.hidden, c.mlp.layers, fmt_name);
-}
-
-json link_json(const sim::LinkSpec& l) {
-  return {{"id", l.id},
-          {"name", l.name},
-          {"kind", sim::to_string(l.kind)},
-          {"datasheet_gbs", l.datasheet_gbs},
-          {"datasheet_directions", l.directions},
-          {"per_direction_gbs", l.per_direction_gbs()},
-          {"latency_us", l.latency_us},
-          {"source", l.source}};
 }
 
 json check_json(const sim::ClusterCheck& k) {

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_commands.hpp"
+#include "link_json.hpp"
 #include "warpscope/sim/links.hpp"
 #include "warpscope/sim/matrices.hpp"
 #include "warpscope/sim/occupancy.hpp"
@@ -59,17 +60,7 @@ json tensor_json(const sim::GpuPreset& g) {
 // The preset's links (links.toml) with their figures; null for a preset without [interconnect].
 json interconnect_json(const sim::GpuPreset& g) {
   if (g.interconnect.link.empty()) return nullptr;
-  auto link = [](const std::string& id) -> json {
-    const sim::LinkSpec& l = sim::find_link(id);
-    return {{"id", l.id},
-            {"name", l.name},
-            {"kind", sim::to_string(l.kind)},
-            {"datasheet_gbs", l.datasheet_gbs},
-            {"datasheet_directions", l.directions},
-            {"per_direction_gbs", l.per_direction_gbs()},
-            {"latency_us", l.latency_us},
-            {"source", l.source}};
-  };
+  auto link = [](const std::string& id) { return link_json(sim::find_link(id)); };
   return {{"link", link(g.interconnect.link)},
           {"pcie", link(g.interconnect.pcie)},
           {"network", link(g.interconnect.network)},

@@ -1,13 +1,12 @@
 // `warpscope presets | occupancy | simulate`: output shape and exit codes.
-#include <array>
 #include <map>
-#include <cstdio>
 #include <memory>
 #include <string>
-#include <sys/wait.h>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include "../support/run_binary.hpp"
 
 namespace {
 
@@ -17,13 +16,8 @@ struct Run {
 };
 
 Run run(const std::string& args) {
-  const std::string cmd = std::string(WARPSCOPE_BIN) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p) != nullptr) out += buf.data();
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  const ProcessResult r = run_command(std::string(WARPSCOPE_BIN) + " " + args);
+  return {r.exit_code, r.output};
 }
 
 bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }

@@ -26,7 +26,9 @@ std::string rounded(const char* pattern, double a, double b = 0, double c = 0) {
 bool have_display() { return std::getenv("DISPLAY") && *std::getenv("DISPLAY"); }
 
 ws::test_support::WindowRun render(const std::string& name, const std::string& args) {
-  return ws::test_support::run_window(name, "--frames 4 --print-state --no-run --window 1600x900 " + args,
+  // --size 64: the cluster view has its own sizes; the chip's simulation, which a screenshot
+  // waits for, only needs to be short.
+  return ws::test_support::run_window(name, "--frames 4 --print-state --no-run --window 1600x900 --size 64 " + args,
                                       {.home = out_dir + "/home-" + name});
 }
 

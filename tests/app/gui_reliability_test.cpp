@@ -19,7 +19,7 @@ bool have_display() { return std::getenv("DISPLAY") && *std::getenv("DISPLAY"); 
 
 nlohmann::json state_after_keys(const std::string& name, const std::string& keys) {
   const auto run =
-      ws::test_support::run_window(name, "--frames 2 --window 1280x720 --no-run --print-state --keys " + keys);
+      ws::test_support::run_window(name, "--frames 2 --window 1280x720 --size 64 --no-run --print-state --keys " + keys);
   EXPECT_EQ(run.exit_code, 0) << run.output;
   return run.state;
 }

@@ -343,6 +343,7 @@ void GpuModel::reset() {
   for (int r = 0; r < s_.blocks_per_sm; ++r)
     for (int sm = 0; sm < sms && st_.next_block < s_.total_blocks; ++sm) place_block(sm, r, st_.next_block++, 0);
   std::fill(fma_from_.begin(), fma_from_.end(), 0);
+  partial_ = false;
   if (immediate_) {
     run_cycle(0);
   } else {
@@ -420,11 +421,15 @@ void GpuModel::run_cycle(std::int64_t c) {
   next_event_from_schedulers();
 }
 
-void GpuModel::advance_to(std::int64_t target) {
-  if (st_.now >= target) return;
-  // Between calls the state is whole (it may just have been restored from a copy): every FFMA
-  // issued is in the sums, and every SM stands at now.
-  ffmas_applied();
+void GpuModel::advance_to(std::int64_t target, bool whole) {
+  if (st_.now >= target) {
+    if (whole) make_whole();
+    return;
+  }
+  // Between whole calls the state is whole (it may just have been restored from a copy): every
+  // FFMA issued is in the sums, and every SM stands at now. After a partial call fma_from_
+  // already counts what is in the sums.
+  if (!partial_) ffmas_applied();
   if (immediate_) {
     while (st_.now < target) {
       const std::int64_t nx = std::max(st_.now + 1, st_.next_event);
@@ -438,7 +443,14 @@ void GpuModel::advance_to(std::int64_t target) {
     std::fill(t_.begin(), t_.end(), st_.now);
     run_to(target);
   }
+  partial_ = true;
+  if (whole) make_whole();
+}
+
+void GpuModel::make_whole() {
+  if (!partial_) return;
   apply_all_ffmas();
+  partial_ = false;
 }
 
 void GpuModel::ffmas_applied() {

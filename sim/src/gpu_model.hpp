@@ -216,7 +216,13 @@ class GpuModel {
   // whatever the number, as the SMs touch nothing of each other's while they step.
   void set_threads(int threads);
   void reset();                          // to the end of cycle 0
-  void advance_to(std::int64_t target);  // process every cycle up to and including target
+  // Process every cycle up to and including target. With `whole` false, FFMAs a batching
+  // program issued may be left out of the sums (GpuState::acc) until make_whole() or the next
+  // whole advance: for a model that runs on in short slices and whose state is rarely looked at
+  // (the producer's), as summing every warp's batch after each slice cost more than the FFMAs
+  // themselves. Its state must not be replaced while it is partial.
+  void advance_to(std::int64_t target, bool whole = true);
+  void make_whole();  // every FFMA issued into the sums, as after a whole advance
   const GpuSetup& setup() const { return s_; }
   GpuState& state() { return st_; }
   const GpuState& state() const { return st_; }
@@ -295,6 +301,7 @@ class GpuModel {
   std::vector<Ref> order_, sorted_;
   std::vector<std::uint32_t> count_;
   std::vector<std::uint16_t> fma_from_;  // per warp: its batch's FFMAs already in its sums
+  bool partial_ = false;  // FFMAs issued and not yet in the sums (advance_to with whole false)
   std::vector<std::int32_t> slot_j_;  // a slot's index in its scheduler's arrays: slot / nsched
 };
 

@@ -225,8 +225,9 @@ struct Simulation::Impl {
   void produce(detail::GpuModel& pg, detail::CpuModel& pc) {
     // The CPU cores stop where the GPU finished, even inside a slice, so the producer's cores
     // stand at the finish exactly as the display's do after seek(total).
+    // The producer's sums are made whole only where its state is copied or summed up.
     auto step_to = [&](std::int64_t target) {
-      pg.advance_to(target);
+      pg.advance_to(target, false);
       const std::int64_t cpu_to = pg.state().finished ? std::min(target, pg.state().finish_cycle) : target;
       pc.advance_to(static_cast<double>(cpu_to) * ratio);
     };
@@ -236,6 +237,7 @@ struct Simulation::Impl {
     std::uint64_t next_checkpoint = interval_instructions;
     step_to(0);  // the CPU steps that start at time 0 belong to cycle 0, as after any seek(0)
     if (cfg.checkpoints) {
+      pg.make_whole();
       std::lock_guard lock(mu);
       cps.push_back({0, pg.state(), pc.state()});
     }
@@ -254,6 +256,7 @@ struct Simulation::Impl {
       peak_resident = std::max(peak_resident, resident);
       simulated_instructions.store(pg.state().instructions, std::memory_order_relaxed);
       if (cfg.checkpoints && pg.state().instructions >= next_checkpoint) {
+        pg.make_whole();
         std::lock_guard lock(mu);
         cps.push_back({target, pg.state(), pc.state()});
         if (cps.size() > max_count) {
@@ -270,6 +273,7 @@ struct Simulation::Impl {
     }
     const std::int64_t finish = pg.state().finish_cycle;
     step_to(finish);
+    pg.make_whole();
     Summary s = make_summary(pg, finish);
     s.cpu_progress_at_finish = cpu_progress_of(pc);
     s.peak_occupancy = static_cast<double>(peak_resident) /

@@ -151,6 +151,18 @@ std::vector<std::uint64_t> walk(GpuModel& g, const std::vector<std::int64_t>& at
   return d;
 }
 
+// The same with the sums left partial between the points, as the progressive producer runs
+// (advance_to with whole false), made whole only where a digest is taken.
+std::vector<std::uint64_t> walk_partial(GpuModel& g, const std::vector<std::int64_t>& at, std::int64_t step) {
+  std::vector<std::uint64_t> d;
+  for (std::int64_t p : at) {
+    while (g.state().now < p) g.advance_to(std::min(p, g.state().now + step), false);
+    g.make_whole();
+    d.push_back(digest(g));
+  }
+  return d;
+}
+
 std::vector<Case> cases() {
   const Expect none{};
   std::vector<Case> v = {
@@ -238,6 +250,13 @@ TEST(SimExactness, PinnedDigestsTotalsAndProduct) {
     GpuModel single(setup, nullptr);
     const std::vector<std::int64_t> early(at.begin(), at.begin() + 3);
     EXPECT_EQ(walk(single, early, 1), std::vector<std::uint64_t>(d.begin(), d.begin() + 3));
+
+    // Partial slices (batched FFMAs summed only at the points) land on the same states.
+    GpuModel partial(setup, nullptr);
+    EXPECT_EQ(walk_partial(partial, at, 29), d);
+    GpuModel partial_threads(setup, nullptr);
+    partial_threads.set_threads(2);
+    EXPECT_EQ(walk_partial(partial_threads, at, 256), d) << "2 threads";
 
     // SMs stepped side by side on several threads reach the same states whatever their number.
     for (int threads : {2, 3, 7}) {

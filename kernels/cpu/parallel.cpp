@@ -1,15 +1,14 @@
 // cpu-parallel: a BLIS-style GEMM. C is cut into cache-sized blocks (NC columns, KC depth, MC
 // rows, derived from this CPU's cache sizes in blocking.cpp); the A and B blocks are copied
-// ("packed") into contiguous, zero-padded micro-panels so the micro-kernel streams them with unit
-// stride. Threads share one packed B panel and take (row block, column chunk) units of C from a
-// counter, so both the M and the N loop are split: a short, wide C or a tall, narrow one still
-// feeds every thread.
+// ("packed", packing.cpp) into contiguous, zero-padded micro-panels so the micro-kernel streams
+// them with unit stride. Threads share one packed B panel and take (row block, column chunk)
+// units of C from a counter, so both the M and the N loop are split: a short, wide C or a tall,
+// narrow one still feeds every thread.
 
 #include <algorithm>
 #include <atomic>
 #include <barrier>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -19,6 +18,7 @@
 #include "cpu/blocking.hpp"
 #include "cpu/cpu_kernels.hpp"
 #include "cpu/microkernel.hpp"
+#include "cpu/packing.hpp"
 
 namespace ws::kernels::cpu {
 
@@ -50,43 +50,9 @@ Buffer allocate(std::size_t floats) {
   return Buffer(p);
 }
 
+constexpr int kCacheLine = 64;
+
 int round_up(int x, int to) { return (x + to - 1) / to * to; }
-
-// A block (mc x kc, row stride lda) -> ceil(mc/MR) micro-panels, each kc steps of MR values.
-// MR as a template parameter lets the compiler unroll the row loop for each tile height.
-template <int MR>
-void pack_a_tiles(const float* a, long lda, int mc, int kc, float* out) {
-  for (int i0 = 0; i0 < mc; i0 += MR) {
-    const int rows = std::min(MR, mc - i0);
-    if (rows == MR) {
-      for (int p = 0; p < kc; ++p)
-        for (int r = 0; r < MR; ++r) out[p * MR + r] = a[(i0 + r) * lda + p];
-    } else {
-      for (int p = 0; p < kc; ++p) {
-        int r = 0;
-        for (; r < rows; ++r) out[p * MR + r] = a[(i0 + r) * lda + p];
-        for (; r < MR; ++r) out[p * MR + r] = 0.0f;
-      }
-    }
-    out += static_cast<long>(kc) * MR;
-  }
-}
-
-void pack_a(int mr, const float* a, long lda, int mc, int kc, float* out) {
-  if (mr == kMR512) return pack_a_tiles<kMR512>(a, lda, mc, kc, out);
-  if (mr == kMR) return pack_a_tiles<kMR>(a, lda, mc, kc, out);
-  throw std::logic_error("no A packing for this micro-kernel height");
-}
-
-// One micro-panel of B (kc x cols, row stride ldb, cols <= nr) -> kc steps of nr values.
-void pack_b_panel(int nr, const float* b, long ldb, int kc, int cols, float* out) {
-  for (int p = 0; p < kc; ++p) {
-    const float* src = b + p * ldb;
-    std::memcpy(out, src, cols * sizeof(float));
-    if (cols < nr) std::fill(out + cols, out + nr, 0.0f);
-    out += nr;
-  }
-}
 
 // Work of one column panel: B packed for the whole depth K (every KC block of it), then the list
 // of (MC block, column chunk) units that threads take from a counter. Each unit runs the whole
@@ -104,6 +70,10 @@ struct Shared {
   std::atomic<long long> done{0};  // multiply-adds finished, summed over threads
   double total = 0;
 };
+
+// Rows of B one thread packs at a time: enough to keep each thread's reads sequential, few enough
+// that the threads share the packing evenly.
+constexpr int kPackRowsPerItem = 16;
 
 // About 8 units per thread balance the load when threads run at different speeds (other
 // processes on the cores); each extra column chunk re-packs an A block, under 1 % of its work.
@@ -148,19 +118,16 @@ void run_thread(Shared& s, int id, std::barrier<>& sync, float* apack) {
   const int MR = kernel.mr, NR = kernel.nr;
   const int KC = s.plan.blocks.kc;
   const int NC = panel_columns(s.plan, g);
-  const int depth_blocks = (g.k + KC - 1) / KC;
 
   for (int jc = 0; jc < g.n; jc += NC) {
     const int nc = std::min(NC, g.n - jc);
     const int panels = (nc + NR - 1) / NR;
     // The KC block starting at depth pc holds `panels` micro-panels of kc x NR from offset
-    // pc * panels * NR. Every thread packs every threads-th (depth block, micro-panel) pair; the
+    // pc * panels * NR. Every thread packs every threads-th group of kPackRowsPerItem rows; the
     // barrier publishes them (and the reset unit counter) to all threads.
-    for (int item = id; item < depth_blocks * panels; item += s.threads) {
-      const int pc = (item / panels) * KC, p = item % panels;
-      const int kc = std::min(KC, g.k - pc), j0 = p * NR;
-      pack_b_panel(NR, g.b + pc * ldb + jc + j0, ldb, kc, std::min(NR, nc - j0),
-                   s.bpack + static_cast<long>(pc) * panels * NR + static_cast<long>(p) * kc * NR);
+    for (int group = id; group * kPackRowsPerItem < g.k; group += s.threads) {
+      const int first = group * kPackRowsPerItem;
+      pack_b_rows(NR, g.b + jc, ldb, first, std::min(g.k, first + kPackRowsPerItem), g.k, KC, nc, s.bpack);
     }
     sync.arrive_and_wait();
 
@@ -186,12 +153,25 @@ void run_thread(Shared& s, int id, std::barrier<>& sync, float* apack) {
         const int kc = std::min(KC, g.k - pc);
         const float* bblock = s.bpack + static_cast<long>(pc) * panels * NR;
         pack_a(MR, g.a + ic * lda + pc, lda, mc, kc, apack);
+        // While the tiles of one micro-panel of B run, the next one is fetched a slice per tile:
+        // it comes from L3 (the packed block is larger than L2), and fetched on demand it stalls
+        // the first tile of every micro-panel.
+        const int tiles = (mc + MR - 1) / MR;
+        const int panel_lines = kc * NR * static_cast<int>(sizeof(float)) / kCacheLine;
+        const int lines_per_tile = (panel_lines + tiles - 1) / tiles;
         for (int p = p_begin; p < p_end; ++p) {
           const int jr = p * NR;
           const int nr = std::min(NR, nc - jr);
           const float* bp = bblock + static_cast<long>(p) * kc * NR;
+          const char* next_bp = reinterpret_cast<const char*>(bp + static_cast<long>(kc) * NR);
           for (int ir = 0; ir < mc; ir += MR) {
             const int mr = std::min(MR, mc - ir);
+            if (p + 1 < p_end) {
+              const int first = ir / MR * lines_per_tile;
+              const int last = std::min(panel_lines, first + lines_per_tile);
+              for (int line = first; line < last; ++line)
+                __builtin_prefetch(next_bp + line * kCacheLine, 0, 3);
+            }
             // The first depth block overwrites C (which holds NaN poison); later ones add to it.
             kernel.run(kc, apack + static_cast<long>(ir / MR) * kc * MR, bp,
                        g.c + (ic + ir) * ldc + jc + jr, ldc, mr, nr, pc > 0);

@@ -129,7 +129,7 @@ void add_lesson_commands(CLI::App& app, int& exit_code) {
                   "alone");
   exp->add_flag("--print-state", args->print_state,
                 "After each PNG print one JSON line: lesson_step, caption (as drawn), caption_unfilled "
-                "(placeholders shown as a dash) and clipped_text (text cut by its panel)");
+                "(placeholders shown as a dash) and clipped_text (text cut by its panel; drawn: every text drawn)");
   exp->add_option("--ui-scale", args->ui_scale, "UI scale, as Ctrl +/- sets it (default 1)")->check(CLI::Range(0.5f, 3.0f));
   exp->add_option("--content-scale", args->content_scale,
                   "Render as a monitor with this content scale would (2 = a 200 % HiDPI screen)")

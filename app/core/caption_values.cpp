@@ -204,7 +204,14 @@ Value no_gpu_words(const CaptionContext& c) { return std::string(lesson::tr("lab
 const std::unordered_map<std::string_view, Lookup>& table() {
   static const std::unordered_map<std::string_view, Lookup> t = {
       // ---- preset.*
+      // In a sentence the short name: a particle or "(2022)" then follows the name itself, never
+      // a parenthesised label ("GTX 580은", not "GeForce GTX 580 (the AlexNet GPU)는").
       {"preset.gpu_name", [](const CaptionContext& c) -> Value {
+         const auto* g = gpu_of(c);
+         if (g == nullptr || g->sentence_name().empty()) return std::nullopt;
+         return g->sentence_name();
+       }},
+      {"preset.gpu_label", [](const CaptionContext& c) -> Value {
          const auto* g = gpu_of(c);
          if (g == nullptr || g->name.empty()) return std::nullopt;
          return g->name;
@@ -271,6 +278,11 @@ const std::unordered_map<std::string_view, Lookup>& table() {
          return group_digits(std::llround(g->memory_bandwidth_gbs));
        }},
       {"preset.cpu_name", [](const CaptionContext& c) -> Value {
+         const auto* p = cpu_of(c);
+         if (p == nullptr || p->sentence_name().empty()) return std::nullopt;
+         return p->sentence_name();
+       }},
+      {"preset.cpu_label", [](const CaptionContext& c) -> Value {
          const auto* p = cpu_of(c);
          if (p == nullptr || p->name.empty()) return std::nullopt;
          return p->name;

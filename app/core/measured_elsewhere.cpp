@@ -197,7 +197,8 @@ std::optional<ComparisonGpu> comparison_gpu(const kernels::JobResult* here_gpu, 
   return best;
 }
 
-std::optional<std::string> elsewhere_speedup_sentence(const ComparisonGpu& gpu, const kernels::JobResult& cpu) {
+std::optional<std::string> elsewhere_speedup_sentence(const ComparisonGpu& gpu, const kernels::JobResult& cpu,
+                                                      lesson::Language lang) {
   const kernels::JobResult& g = *gpu.result;
   const bool usable = g.verified && g.ms_median > 0 && !cpu.skipped && !cpu.cancelled && cpu.verified &&
                       cpu.ms_median > 0 && g.shape == cpu.shape;
@@ -205,10 +206,10 @@ std::optional<std::string> elsewhere_speedup_sentence(const ComparisonGpu& gpu, 
   const double ratio = cpu.ms_median / g.ms_median;
   const auto shape = format_shape(cpu.shape);
   if (ratio >= 1)
-    return fmt::format("{} is {}× faster than {} here at {}", gpu.name, format_ratio(ratio), describe_cpu_side(cpu),
+    return lesson::trf("measured.elsewhere_faster", lang, gpu.name, format_ratio(ratio), describe_cpu_side(cpu, lang),
                        shape);
-  return fmt::format("{} here {} {}× faster than {} at {}", describe_cpu_side(cpu), cpu.threads == 1 ? "is" : "are",
-                     format_ratio(1 / ratio), gpu.name, shape);
+  return lesson::trf(cpu.threads == 1 ? "measured.here_faster_one" : "measured.here_faster_many", lang,
+                     describe_cpu_side(cpu, lang), format_ratio(1 / ratio), gpu.name, shape);
 }
 
 }  // namespace ws::app

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "lesson/i18n.hpp"
 #include "warpscope/kernels/job.hpp"
 
 namespace ws::app {
@@ -57,6 +58,7 @@ std::optional<ComparisonGpu> comparison_gpu(const kernels::JobResult* here_gpu, 
                                              const std::vector<MeasuredElsewhere>& elsewhere);
 
 // "NVIDIA H200 (measured on gpu-server, 2026-11-30) is 180× faster than 2 CPU threads here at 4096³".
-std::optional<std::string> elsewhere_speedup_sentence(const ComparisonGpu& gpu, const kernels::JobResult& cpu);
+std::optional<std::string> elsewhere_speedup_sentence(const ComparisonGpu& gpu, const kernels::JobResult& cpu,
+                                                      lesson::Language lang = lesson::Language::en);
 
 }  // namespace ws::app

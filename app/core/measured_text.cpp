@@ -31,8 +31,9 @@ std::string format_plain_sig3(double v) {
   return s;
 }
 
-std::string describe_cpu_side(const kernels::JobResult& cpu) {
-  return cpu.threads == 1 ? std::string("1 CPU thread") : fmt::format("{} CPU threads", cpu.threads);
+std::string describe_cpu_side(const kernels::JobResult& cpu, lesson::Language lang) {
+  return cpu.threads == 1 ? std::string(lesson::tr("measured.one_cpu_thread", lang))
+                          : lesson::trf("measured.cpu_threads", lang, cpu.threads);
 }
 
 static bool comparable(const kernels::JobResult& a, const kernels::JobResult& b) {
@@ -43,15 +44,15 @@ static bool comparable(const kernels::JobResult& a, const kernels::JobResult& b)
          a.shape.k == b.shape.k;
 }
 
-std::optional<std::string> speedup_sentence(const kernels::JobResult& gpu, const kernels::JobResult& cpu) {
+std::optional<std::string> speedup_sentence(const kernels::JobResult& gpu, const kernels::JobResult& cpu,
+                                            lesson::Language lang) {
   // A software renderer ran on this CPU: calling it "the GPU" would be a lie.
   if (gpu.software_renderer || !comparable(gpu, cpu)) return std::nullopt;
   const double ratio = cpu.ms_median / gpu.ms_median;
   const auto shape = format_shape(gpu.shape);
-  if (ratio >= 1)
-    return fmt::format("GPU is {}× faster than {} at {}", format_ratio(ratio), describe_cpu_side(cpu), shape);
-  return fmt::format("{} {} {}× faster than the GPU at {}", describe_cpu_side(cpu),
-                     cpu.threads == 1 ? "is" : "are", format_ratio(1 / ratio), shape);
+  if (ratio >= 1) return lesson::trf("measured.gpu_faster", lang, format_ratio(ratio), describe_cpu_side(cpu, lang), shape);
+  return lesson::trf(cpu.threads == 1 ? "measured.cpu_faster_one" : "measured.cpu_faster_many", lang,
+                     describe_cpu_side(cpu, lang), format_ratio(1 / ratio), shape);
 }
 
 std::optional<std::string> cpu_speedup_sentence(const kernels::JobResult& fast, const kernels::JobResult& slow) {

@@ -100,9 +100,9 @@ void RealRunSession::submit() {
   batch_ = runner_.submit(requests());
 }
 
-std::optional<std::string> RealRunSession::pending_confirmation() const {
+std::optional<std::string> RealRunSession::pending_confirmation(lesson::Language lang) const {
   if (!pending_) return std::nullopt;
-  return estimate_sentence(pending_->estimate);
+  return estimate_sentence(pending_->estimate, lang);
 }
 
 std::string RealRunSession::pending_basis() const { return pending_ ? estimate_basis(pending_->estimate) : ""; }

@@ -77,18 +77,17 @@ std::string format_duration(double seconds) {
   return format_plain_sig3(s) + " s";
 }
 
-std::string estimate_sentence(const BatchEstimate& batch) {
+std::string estimate_sentence(const BatchEstimate& batch, lesson::Language lang) {
   if (batch.jobs.empty()) return "";
   const bool one_shape = std::all_of(batch.jobs.begin(), batch.jobs.end(),
                                      [&](const JobEstimate& j) { return j.shape == batch.jobs.front().shape; });
   std::string what;
   for (const auto& j : batch.jobs) {
-    if (!what.empty()) what += " then ";
-    what += j.kernel;
-    if (!one_shape) what += " at " + format_shape(j.shape);
+    if (!what.empty()) what += lesson::tr("estimate.then", lang);
+    what += one_shape ? j.kernel : lesson::trf("estimate.at", lang, j.kernel, format_shape(j.shape));
   }
-  if (one_shape) what += " at " + format_shape(batch.jobs.front().shape);
-  return what + ": about " + format_duration(batch.seconds);
+  if (one_shape) what = lesson::trf("estimate.at", lang, what, format_shape(batch.jobs.front().shape));
+  return lesson::trf("estimate.about", lang, what, format_duration(batch.seconds));
 }
 
 std::string estimate_basis(const BatchEstimate& batch) {

@@ -152,7 +152,7 @@ void ClusterView::draw(ImVec2 avail, const std::string& gpu_preset, lesson::Lang
     ++intervals_drawn_;
   }
   for (int g = 0; g < rows; ++g) {
-    if (row_h >= font * 0.8f) dl->AddText(ImVec2(origin.x, y + g * row_h), text, fmt::format("GPU {}", g).c_str());
+    if (row_h >= font * 0.8f) dl->AddText(ImVec2(origin.x, y + g * row_h), text, lesson::trf("cluster.gpu_row", lang, g).c_str());
     ++gantt_rows_drawn_;
   }
   y += rows * row_h + 4;

@@ -11,6 +11,7 @@
 
 #include "core/lane_texels.hpp"
 #include "core/measured_text.hpp"
+#include "gui/preset_display_name.hpp"
 #include "gui/presentation.hpp"
 #include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
@@ -80,7 +81,7 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
   const int cores = s->cpu_core_count();
   // Wrapped: at 2x text the panel is narrower than either line.
   ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
-  ImGui::TextWrapped("%s", TF("label.simulated", cpu.name).c_str());
+  ImGui::TextWrapped("%s", TF("label.simulated", cpu_display_name(cpu)).c_str());
   ImGui::PopStyleColor();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", TF("cpu.cores_shown", cores, cpu.cores).c_str());

@@ -9,6 +9,7 @@
 #include "gui/text_fit.hpp"
 
 #include "core/caption_values.hpp"
+#include "gui/presentation.hpp"
 #include "gui/theme.hpp"
 
 namespace ws::app {
@@ -45,7 +46,7 @@ void GflopsHistory::draw(float height) const {
   }
   if (series_.empty() && references_.empty()) {
     draw->AddText(ImVec2(origin.x + 8, origin.y + 8), text,
-                  fit_whole_words("GFLOP/s of each finished run appears here", width - 16).c_str());
+                  fit_whole_words(T("history.empty"), width - 16).c_str());
     ImGui::Dummy(ImVec2(width, height));
     return;
   }

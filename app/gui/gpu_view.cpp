@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "core/lane_texels.hpp"
+#include "gui/presentation.hpp"
 #include "gui/theme.hpp"
 
 namespace ws::app {
@@ -69,12 +70,12 @@ void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
   const sim::Simulation* s = session.simulation();
   size = ImGui::GetContentRegionAvail();
   if (!s) {
-    ImGui::TextDisabled("%s", session.building() ? "simulating the launch..." : session.error().c_str());
+    ImGui::TextDisabled("%s", session.building() ? T("sim.simulating_launch") : session.error().c_str());
     ImGui::EndChild();
     return;
   }
   if (!renderer_.ready()) {
-    ImGui::TextColored(colour_error(), "cannot draw the chip: %s", renderer_.error().c_str());
+    ImGui::TextColored(colour_error(), "%s", TF("sim.cannot_draw", renderer_.error()).c_str());
     ImGui::EndChild();
     return;
   }
@@ -206,8 +207,8 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
       for (int slot = s0; slot <= s1; ++slot) {
         const auto info = s.warp_info(sm, slot);
         ImVec2 p = to_screen(wx, wy + slot);
-        std::string t = fmt::format("warp {}", slot);
-        if (info.block_x >= 0) t += fmt::format("  block ({},{})", info.block_x, info.block_y);
+        std::string t = TF("label.warp", slot);
+        if (info.block_x >= 0) t += "  " + TF("label.block", fmt::format("({},{})", info.block_x, info.block_y));
         const float tw = ImGui::CalcTextSize(t.c_str()).x;
         // In the gap to the left when it is wide enough, else over the first lanes, whose numbers
         // are then left out rather than drawn on top of it.

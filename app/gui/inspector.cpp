@@ -8,12 +8,31 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
+#include "gui/preset_display_name.hpp"
 #include "gui/presentation.hpp"
 #include "gui/theme.hpp"
 
 namespace ws::app {
 
 namespace {
+
+// The warp's state in the UI language; sim's describe() is the English of the same fields.
+std::string warp_words(const sim::WarpInfo& w) {
+  using sim::WarpState;
+  const auto reason = [&] { return T(fmt::format("wait.{}", static_cast<int>(w.reason)).c_str()); };
+  switch (w.state) {
+    case WarpState::waiting_memory:
+    case WarpState::waiting_dependency:
+    case WarpState::on_tensor_core:
+      return TF("inspector.waiting_on", reason(), w.waited, w.expected);
+    case WarpState::waiting_barrier: return TF("inspector.waiting_barrier", w.waited);
+    case WarpState::not_resident: return T("legend.not_resident");
+    case WarpState::issuing: return T("legend.issuing");
+    case WarpState::eligible: return T("legend.eligible");
+    case WarpState::done: return T("legend.done");
+  }
+  return w.describe();
+}
 
 struct Line {
   enum Style { heading, plain, disabled } style = plain;
@@ -51,10 +70,10 @@ std::vector<Line> inspector_text(const SimSession& session, const LaneSelection&
     } else {
       out.push_back({Line::disabled, T(wi.block_x >= 0 ? "inspector.no_cell" : "inspector.no_block")});
     }
-    out.push_back({Line::plain, TF("inspector.warp", wi.describe())});
+    out.push_back({Line::plain, TF("inspector.warp", warp_words(wi))});
   } else if (cpu_core >= 0 && cpu_core < s->cpu_core_count()) {
     const auto c = s->cpu_core(cpu_core);
-    out.push_back({Line::heading, TF("inspector.core", cpu_core, s->cpu().name)});
+    out.push_back({Line::heading, TF("inspector.core", cpu_core, cpu_display_name(s->cpu()))});
     if (c.row >= 0) out.push_back({Line::plain, TF("inspector.core_cell", c.row, c.col, c.k_done, c.k_total)});
     out.push_back({Line::plain, TF("inspector.core_cells", c.cells_done, c.cells_assigned, fmt::format("{:.3f}", 100 * c.progress))});
     out.push_back({Line::plain, TF("inspector.core_loads", c.l1_hits, c.l2_hits, c.l3_hits, c.dram_accesses)});

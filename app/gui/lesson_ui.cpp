@@ -117,7 +117,7 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
     if (ImGui::BeginMenu(tr("panel.lesson", lang))) {
       for (const char* code : {"en", "ko"}) {
         const auto path = fmt::format("{}/lessons/gpu-story.{}.toml", assets_dir(), code);
-        const auto label = fmt::format("{} ({})", "GPU story", lesson::language_name(*lesson::language_from_code(code)));
+        const auto label = fmt::format("{} ({})", tr("lesson.gpu_story", lang), lesson::language_name(*lesson::language_from_code(code)));
         if (ImGui::MenuItem(label.c_str()) && player.open(path)) {
           pres.set_language(*lesson::language_from_code(code));
           player.go_to(0, real, sim);

@@ -63,12 +63,24 @@ void text_coloured(const ImVec4& colour, const std::string& text) {
   ImGui::PopStyleColor();
 }
 
+// A run's detail in the UI language. kernels/ writes the BLAS core as "OpenBLAS core <name>"
+// (job.cpp); the other notes are the CUDA runtime's own and are shown as it wrote them.
+std::string detail_words(std::string detail) {
+  static const std::string prefix = "OpenBLAS core ";
+  for (auto at = detail.find(prefix); at != std::string::npos; at = detail.find(prefix, at + 1)) {
+    const auto end = std::min(detail.find(';', at), detail.size());
+    const std::string replaced = TF("label.openblas_core", detail.substr(at + prefix.size(), end - at - prefix.size()));
+    detail.replace(at, end - at, replaced);
+  }
+  return detail;
+}
+
 // A kernel picker that still lists kernels that cannot run here, with the reason as a tooltip,
 // so a student without a GPU sees what exists and why it is greyed out.
 bool kernel_combo(const char* label, kernels::Device device, std::string& selected) {
   bool changed = false;
-  if (ImGui::BeginCombo(label, selected.empty() ? "none" : selected.c_str())) {
-    if (device == kernels::Device::gpu && ImGui::Selectable("none", selected.empty())) {
+  if (ImGui::BeginCombo(label, selected.empty() ? T("run.none") : selected.c_str())) {
+    if (device == kernels::Device::gpu && ImGui::Selectable(T("run.none"), selected.empty())) {
       changed = !selected.empty();
       selected.clear();
     }
@@ -76,10 +88,10 @@ bool kernel_combo(const char* label, kernels::Device device, std::string& select
       if (k.device != device) continue;
       const auto reason = kernels::unavailable_reason(k.name);
       const bool is_selected = (k.name == selected);
-      std::string item = reason ? k.name + "  (unavailable)" : k.name;
+      std::string item = reason ? k.name + "  " + T("run.unavailable") : k.name;
       if (!reason && kernels::is_gl_kernel(k.name)) {
         const auto gl = kernels::gl_info();
-        if (gl && gl->software) item += "  (software renderer: on this CPU)";
+        if (gl && gl->software) item += std::string("  ") + T("run.software_renderer");
       }
       if (ImGui::Selectable(item.c_str(), is_selected)) {
         changed = selected != k.name;
@@ -98,7 +110,7 @@ bool size_slider(const char* label, int& value) {
   // Logarithmic: 1 to 16384 in one slider; Ctrl+click types an exact value.
   const bool changed = ImGui::SliderInt(label, &value, 1, 16384, "%d", ImGuiSliderFlags_Logarithmic |
                                                                         ImGuiSliderFlags_AlwaysClamp);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Ctrl+click to type a value");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T("control.ctrl_click"));
   return changed;
 }
 
@@ -115,23 +127,23 @@ void draw_result_row(const char* side, const std::optional<kernels::JobResult>& 
   // A GL kernel on a software renderer computed on this CPU: its row must not read "GPU".
   ImGui::TextUnformatted(result && result->software_renderer ? "CPU (GL)" : side);
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(kernel.empty() ? "none" : kernel.c_str());
+  ImGui::TextUnformatted(kernel.empty() ? T("run.none") : kernel.c_str());
   const bool running = status.busy && status.kernel == kernel;
   if (running) {
     ImGui::TableNextColumn();
-    ImGui::ProgressBar(static_cast<float>(status.progress), ImVec2(-1, 0), "running");
+    ImGui::ProgressBar(static_cast<float>(status.progress), ImVec2(-1, 0), T("run.running"));
     for (int i = 0; i < 3; ++i) ImGui::TableNextColumn();
     return;
   }
   if (!result) {
     ImGui::TableNextColumn();
-    ImGui::TextDisabled(kernel.empty() ? "not chosen" : status.busy || status.queued ? "queued" : "waiting");
+    ImGui::TextDisabled("%s", T(kernel.empty() ? "run.not_chosen" : status.busy || status.queued ? "run.queued" : "run.waiting"));
     for (int i = 0; i < 3; ++i) ImGui::TableNextColumn();
     return;
   }
   if (result->skipped) {
     ImGui::TableNextColumn();
-    ImGui::TextDisabled("skipped");
+    ImGui::TextDisabled("%s", T("label.skipped"));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", result->skipped->c_str());
     for (int i = 0; i < 3; ++i) ImGui::TableNextColumn();
     return;
@@ -144,19 +156,19 @@ void draw_result_row(const char* side, const std::optional<kernels::JobResult>& 
   if (result->transfer_ms)
     ImGui::TextUnformatted(format_sig3(*result->transfer_ms).c_str());
   else
-    ImGui::TextDisabled("n/a");
+    ImGui::TextDisabled("%s", T("run.not_applicable"));
   ImGui::TableNextColumn();
   // The error itself is in the tooltip (and in the line below a WRONG result): a seventh column
   // did not fit the panel at 1280 px.
   if (result->verified)
-    ImGui::TextColored(colour_ok(), "ok");
+    ImGui::TextColored(colour_ok(), "%s", T("run.ok"));
   else if (result->failed)
-    ImGui::TextColored(colour_error(), "FAILED");  // the error is in the line below the table
+    ImGui::TextColored(colour_error(), "%s", T("run.failed"));  // the error is in the line below the table
   else
-    ImGui::TextColored(colour_error(), "WRONG");
+    ImGui::TextColored(colour_error(), "%s", T("run.wrong"));
   if (ImGui::IsItemHovered() && !result->failed)
-    ImGui::SetTooltip("largest relative error %.2e over %zu checked elements", result->max_rel_error,
-                      result->checked_elements);
+    ImGui::SetTooltip("%s", TF("run.error_tooltip", fmt::format("{:.2e}", result->max_rel_error),
+                               result->checked_elements).c_str());
 }
 
 // The controls of the real run; edits cancel the running job and schedule a new one.
@@ -188,7 +200,7 @@ void draw_controls(RealRunView& view, double now) {
   edited |= ImGui::SliderInt(T("control.threads"), &c.threads, 1, std::max(1, cpu.cores) * 2, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::EndDisabled();
   if (!threads_matter && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("%s runs on one thread: one smart core", c.cpu_kernel.c_str());
+    ImGui::SetTooltip("%s", TF("run.one_thread", c.cpu_kernel).c_str());
   edited |= kernel_combo(T("control.cpu_kernel"), kernels::Device::cpu, c.cpu_kernel);
   edited |= kernel_combo(T("control.gpu_kernel"), kernels::Device::gpu, c.gpu_kernel);
   edited |= ImGui::SliderInt(T("control.repeats"), &c.repeats, 1, 20, "%d", ImGuiSliderFlags_AlwaysClamp);
@@ -196,8 +208,7 @@ void draw_controls(RealRunView& view, double now) {
   if (edited) session.note_controls_edited(now);
 
   const double bytes = 4.0 * (double(shape.m) * shape.k + double(shape.k) * shape.n + double(shape.m) * shape.n);
-  ImGui::TextDisabled("A, B and C need %s; %.3g GFLOP per product", format_bytes(bytes).c_str(),
-                      shape.flops() / 1e9);
+  ImGui::TextDisabled("%s", TF("run.memory_need", format_bytes(bytes), fmt::format("{:.3g}", shape.flops() / 1e9)).c_str());
   if (ImGui::Button(T("control.run"))) session.run_now();
   ImGui::SameLine();
   ImGui::BeginDisabled(!session.busy());
@@ -205,14 +216,14 @@ void draw_controls(RealRunView& view, double now) {
   ImGui::EndDisabled();
   if (session.cpu_job_running()) {
     ImGui::SameLine();
-    ImGui::TextDisabled("timing the CPU: the window slows down to leave it the cores");
+    ImGui::TextDisabled("%s", T("run.timing_cpu"));
   }
 }
 
 // A run estimated above kLongRunSeconds waits here instead of starting: the sentence, and one
 // click either way. Drawn in presentation mode too, since a lesson step may ask for such a run.
 void draw_pending_run(RealRunSession& session) {
-  const auto pending = session.pending_confirmation();
+  const auto pending = session.pending_confirmation(ui_language());
   if (!pending) return;
   ImGui::Spacing();
   text_coloured(colour_error(), *pending);
@@ -258,14 +269,15 @@ void draw_elsewhere(const RealRunView& view) {
   int table_id = 0;
   for (const auto& run : view.elsewhere) {
     ImGui::Separator();
-    const std::string devices = run.gpu_name.empty() ? run.cpu_name : run.gpu_name + " and " + run.cpu_name;
-    text_coloured(colour_elsewhere(), fmt::format("Measured elsewhere, on {} ({}, {}), from {}", devices, run.host,
-                                                  run.short_date(), std::filesystem::path(run.file).filename().string()));
+    const std::string devices = run.gpu_name.empty() ? run.cpu_name : TF("run.devices_both", run.gpu_name, run.cpu_name);
+    text_coloured(colour_elsewhere(), TF("run.elsewhere", devices, run.host, run.short_date(),
+                                         std::filesystem::path(run.file).filename().string()));
     ImGui::PushStyleColor(ImGuiCol_Text, colour_elsewhere());
     if (ImGui::BeginTable(fmt::format("elsewhere{}", table_id++).c_str(), 6,
                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
-      fitting_headers({"kernel", "size", "ms (median)", "GFLOP/s", "copy ms", "check"},
-                      {"kernel", "size", "ms", "GFLOP/s", "copy", "ok"})
+      fitting_headers({T("run.col_kernel"), T("run.col_size"), T("run.col_median_ms"), "GFLOP/s", T("run.col_copy_ms"),
+                       T("run.col_check")},
+                      {T("run.col_kernel"), T("run.col_size"), "ms", "GFLOP/s", T("run.col_copy"), T("run.ok")})
           .setup();
       ImGui::TableHeadersRow();
       for (const auto& r : run.results) {
@@ -283,12 +295,12 @@ void draw_elsewhere(const RealRunView& view) {
         if (r.transfer_ms)
           ImGui::TextUnformatted(format_sig3(*r.transfer_ms).c_str());
         else
-          ImGui::TextDisabled("n/a");
+          ImGui::TextDisabled("%s", T("run.not_applicable"));
         ImGui::TableNextColumn();
         if (r.verified)
-          ImGui::TextColored(colour_ok(), "ok");
+          ImGui::TextColored(colour_ok(), "%s", T("run.ok"));
         else
-          ImGui::TextColored(colour_error(), r.failed ? "FAILED" : "WRONG");
+          ImGui::TextColored(colour_error(), "%s", T(r.failed ? "run.failed" : "run.wrong"));
       }
       ImGui::EndTable();
     }
@@ -304,7 +316,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   const auto& cpu = kernels::cpu_info();
 
   text_coloured(colour_measured(), T("label.measured_here"));
-  ImGui::TextWrapped("CPU: %s, %d cores, %s", cpu.name.c_str(), cpu.cores, cpu.simd.c_str());
+  ImGui::TextWrapped("%s", TF("run.cpu_line", cpu.name, cpu.cores, cpu.simd).c_str());
   // The kernel cpu-blas really runs, and the one OpenBLAS would have run when warpscope corrected it.
   if (const std::string core = kernels::blas_core_name(); core != "none") {
     const std::string detected = kernels::blas_core_detected();
@@ -313,13 +325,15 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   }
   const auto gpu = kernels::gpu_info();
   if (gpu)
-    ImGui::TextWrapped("GPU: %s, cc %d.%d, %d SMs", gpu->name.c_str(), gpu->cc_major, gpu->cc_minor, gpu->sm_count);
+    ImGui::TextWrapped("%s", TF("run.gpu_line", gpu->name, gpu->cc_major, gpu->cc_minor, gpu->sm_count).c_str());
   else
     text_coloured(colour_error(), "CUDA: " + kernels::gpu_status());
   if (!gpu) {
     const auto gl = kernels::gl_info();
     if (gl && !gl->software)
       ImGui::TextWrapped("GPU (OpenGL): %s", gl->renderer.c_str());
+    else if (gl)
+      text_coloured(colour_error(), TF("run.gl_software", gl->renderer));
     else
       text_coloured(colour_error(), "OpenGL: " + kernels::gl_status());
   }
@@ -333,9 +347,10 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
                                           ImGuiTableFlags_SizingStretchProp)) {
     // The names are never cut; the figures share what is left.
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("kernel", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn(T("run.col_kernel"), ImGuiTableColumnFlags_WidthFixed);
     // The figures' column lets "running" or "queued" run on into the empty cells beside it.
-    const auto headers = fitting_headers({"median ms", "GFLOP/s", "copy ms", "check"}, {"ms", "GFLOP/s", "copy", "ok"});
+    const auto headers = fitting_headers({T("run.col_median_ms"), "GFLOP/s", T("run.col_copy_ms"), T("run.col_check")},
+                                         {"ms", "GFLOP/s", T("run.col_copy"), T("run.ok")});
     for (std::size_t i = 0; i < headers.names.size(); ++i)
       ImGui::TableSetupColumn(headers.names[i], (i == 0 ? ImGuiTableColumnFlags_NoClip : ImGuiTableColumnFlags_None) |
                                                     (i < headers.keep ? ImGuiTableColumnFlags_None
@@ -350,15 +365,14 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   }
   for (const auto* r : {&session.cpu_result(), &session.gpu_result()}) {
     if (!*r) continue;
-    if ((*r)->skipped) text_coloured(colour_error(), (*r)->kernel + " skipped: " + *(*r)->skipped);
-    else if ((*r)->failed) text_coloured(colour_error(), (*r)->kernel + " failed: " + *(*r)->failed);
+    if ((*r)->skipped) text_coloured(colour_error(), TF("run.kernel_skipped", (*r)->kernel, *(*r)->skipped));
+    else if ((*r)->failed) text_coloured(colour_error(), TF("run.kernel_failed", (*r)->kernel, *(*r)->failed));
     else if (!(*r)->verified)
-      text_coloured(colour_error(), fmt::format("{} gave a WRONG result: max relative error {:.2e} over {} "
-                                                "checked elements", (*r)->kernel, (*r)->max_rel_error,
-                                                (*r)->checked_elements));
+      text_coloured(colour_error(), TF("run.kernel_wrong", (*r)->kernel, fmt::format("{:.2e}", (*r)->max_rel_error),
+                                       (*r)->checked_elements));
     else if (!(*r)->detail.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("%s: %s", (*r)->kernel.c_str(), (*r)->detail.c_str());
+      ImGui::TextWrapped("%s: %s", (*r)->kernel.c_str(), detail_words((*r)->detail).c_str());
       ImGui::PopStyleColor();
     }
   }
@@ -373,15 +387,14 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     }
 
   if (const auto& g = session.gpu_result(); g && g->software_renderer && !g->skipped)
-    text_coloured(colour_error(), fmt::format("{} ran on {}, a software renderer: it computed on this CPU, so it "
-                                              "is not compared as a GPU", g->kernel, g->device_name));
+    text_coloured(colour_error(), TF("run.software_gpu", g->kernel, g->device_name));
 
   ImGui::Spacing();
   if (const auto& cpu_run = session.cpu_result()) {
     const auto gpu_side = view.comparison();
     std::optional<std::string> sentence;
-    if (gpu_side && !gpu_side->elsewhere) sentence = speedup_sentence(*gpu_side->result, *cpu_run);
-    if (gpu_side && gpu_side->elsewhere) sentence = elsewhere_speedup_sentence(*gpu_side, *cpu_run);
+    if (gpu_side && !gpu_side->elsewhere) sentence = speedup_sentence(*gpu_side->result, *cpu_run, ui_language());
+    if (gpu_side && gpu_side->elsewhere) sentence = elsewhere_speedup_sentence(*gpu_side, *cpu_run, ui_language());
     if (sentence) {
       ImGui::SetWindowFontScale(1.35f);
       text_coloured(gpu_side->elsewhere ? colour_elsewhere() : colour_measured(), *sentence);

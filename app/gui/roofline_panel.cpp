@@ -111,10 +111,9 @@ RooflinePanel::DrawnLabel text_box(ImVec2 at, const char* text) {
 }
 
 std::string here_where(const kernels::JobResult& r) {
-  if (r.device == kernels::Device::cpu) return fmt::format("measured on this machine's CPU, {} threads", r.threads);
-  if (r.software_renderer)
-    return fmt::format("measured on this machine: {} is a software renderer, it runs on this CPU", r.device_name);
-  return "measured on this machine's GPU (" + r.device_name + ")";
+  if (r.device == kernels::Device::cpu) return TF("roofline.where_cpu", r.threads);
+  if (r.software_renderer) return TF("roofline.where_software", r.device_name);
+  return TF("roofline.where_gpu", r.device_name);
 }
 
 struct LegendItem {

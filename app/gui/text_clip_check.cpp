@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <set>
 
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -19,6 +20,7 @@ namespace {
 ClipReport g_current, g_last;
 bool g_in_frame = false;
 bool g_wrapped_called = false;
+std::set<std::pair<std::string, std::string>> g_drawn_seen;  // (panel, text) drawn this frame
 
 // Less than a pixel over the edge is antialiasing, not a cut letter.
 constexpr float kTolerance = 1.0f;
@@ -44,6 +46,8 @@ void check_text(const ImDrawList* list, const ImFont* font, float size, const Im
   ImGuiContext* ctx = ImGui::GetCurrentContext();
   if (!ctx || !ctx->CurrentWindow) return;
   ImGuiWindow* window = ctx->CurrentWindow;
+  if (auto [it, fresh] = g_drawn_seen.insert({panel_name(window), std::string(begin, end)}); fresh)
+    g_current.drawn.push_back({it->first, it->second});
   // Only what a panel draws: the foreground/background lists have no container to be cut by.
   if (list != window->DrawList) return;
   const ImVec2 extent = font->CalcTextSizeA(size, FLT_MAX, wrap_width > 0 ? wrap_width : 0.0f, begin, end);
@@ -86,6 +90,7 @@ std::map<std::string, int> ClipReport::by_panel() const {
 
 void clip_check_begin_frame() {
   g_current = {};
+  g_drawn_seen.clear();
   g_in_frame = true;
 }
 

@@ -1,7 +1,8 @@
 // Finds text that its container cuts off. Every string ImGui draws (widgets and our own views
 // alike) goes through ImDrawList::AddText; the warpscope binary links that function wrapped
 // (-Wl,--wrap, see app/CMakeLists.txt), so each text's extent is compared with the clip rectangle
-// it is drawn into, and the panel it belongs to is recorded. `--print-state` reports the result.
+// it is drawn into, and the panel it belongs to is recorded. `--print-state` reports the result,
+// and every text drawn (`drawn`), which the Korean UI test reads for strings left in English.
 #pragma once
 
 #include <map>
@@ -17,6 +18,8 @@ struct ClippedText {
 
 struct ClipReport {
   std::vector<ClippedText> texts;
+  // Every non-blank text a panel drew in the frame, clipped or not, once per panel and text.
+  std::vector<ClippedText> drawn;
   std::map<std::string, int> by_panel() const;
 };
 

@@ -7,6 +7,7 @@
 #include <imgui.h>
 #include <GLFW/glfw3.h>
 
+#include "gui/preset_display_name.hpp"
 #include "gui/presentation.hpp"
 #include "gui/theme.hpp"
 
@@ -54,7 +55,7 @@ void draw_timeline(SimSession& session, bool clean) {
   }
   if (!clean) draw_timeline_controls(session);
   ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
-  ImGui::TextWrapped("%s", TF("timeline.simulated_kernel", s->gpu().name, sim::to_string(s->config().kernel)).c_str());
+  ImGui::TextWrapped("%s", TF("timeline.simulated_kernel", gpu_display_name(s->gpu()), sim::to_string(s->config().kernel)).c_str());
   ImGui::PopStyleColor();
   // Beside the kernel's name where it fits, else on a line of its own, wrapped: never cut.
   const auto where = s->complete()
@@ -94,13 +95,13 @@ void draw_timeline_controls(SimSession& session) {
   ImGui::SameLine();
   float speed = static_cast<float>(session.speed());
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("10000000").x + 2 * ImGui::GetStyle().FramePadding.x + 20);
-  if (ImGui::SliderFloat("cycles/s", &speed, 1.0f, 1e7f, "%.0f", ImGuiSliderFlags_Logarithmic))
+  if (ImGui::SliderFloat(T("timeline.cycles_per_s"), &speed, 1.0f, 1e7f, "%.0f", ImGuiSliderFlags_Logarithmic))
     session.set_speed(speed);
   ImGui::SameLine();
   long long cycle = session.cycle();
   const long long lo = 0, hi = session.total_cycles();
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::SliderScalar("##cycle", ImGuiDataType_S64, &cycle, &lo, &hi, "cycle %lld")) session.seek(cycle);
+  if (ImGui::SliderScalar("##cycle", ImGuiDataType_S64, &cycle, &lo, &hi, T("timeline.cycle_slider"))) session.seek(cycle);
   // Like a video player's buffer bar: the part of the timeline that has been simulated.
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   const double have = hi > 0 ? std::min(1.0, static_cast<double>(session.simulated_cycles()) / static_cast<double>(hi)) : 1.0;

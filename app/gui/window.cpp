@@ -128,8 +128,11 @@ nlohmann::json clip_report_json() {
   const auto& report = clip_check_last_frame();
   nlohmann::json texts = nlohmann::json::array();
   for (const auto& t : report.texts) texts.push_back({{"panel", t.panel}, {"text", t.text}});
+  // Every text the frame drew, once per panel: a test reads it to find UI text left in English.
+  nlohmann::json drawn = nlohmann::json::array();
+  for (const auto& t : report.drawn) drawn.push_back({{"panel", t.panel}, {"text", t.text}});
   return {{"count", report.texts.size()}, {"panels", report.by_panel()}, {"texts", texts},
-          {"check_linked", clip_check_linked()}};
+          {"drawn", drawn}, {"check_linked", clip_check_linked()}};
 }
 
 struct FrameTimes {
@@ -522,7 +525,7 @@ int run_gui(const GuiOptions& options) {
       screenshot_requested = false;
       const auto path = user_screenshot_path();
       const auto error = write_framebuffer_png(path, fb_w, fb_h);
-      toast = error.empty() ? "saved " + path : error;
+      toast = error.empty() ? TF("label.saved", path) : error;
       toast_until = now + 3;
     }
     if (!options.export_dir.empty()) {

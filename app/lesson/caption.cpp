@@ -11,9 +11,9 @@ const std::vector<std::string_view>& known_caption_keys() {
     // Keep in step with docs/LESSONS.md, which says what the app puts in each one.
     static const std::vector<std::string_view> keys = {
         // The presets selected by the current step.
-        "preset.gpu_name", "preset.gpu_year", "preset.sm_count", "preset.gpu_cores",
+        "preset.gpu_name", "preset.gpu_label", "preset.gpu_year", "preset.sm_count", "preset.gpu_cores",
         "preset.cores_per_sm", "preset.max_warps_per_sm", "preset.clock_ghz", "preset.fp32_tflops",
-        "preset.tensor_tflops", "preset.tensor_format", "preset.tensor_cores", "preset.mem_bandwidth_gbs", "preset.cpu_name", "preset.cpu_cores",
+        "preset.tensor_tflops", "preset.tensor_format", "preset.tensor_cores", "preset.mem_bandwidth_gbs", "preset.cpu_name", "preset.cpu_label", "preset.cpu_cores",
         "preset.cpu_threads", "preset.cpu_gflops", "preset.core_ratio",
         // The simulation at the current state.
         "sim.m", "sim.n", "sim.k", "sim.cells", "sim.block_size", "sim.threads_per_block",

@@ -127,7 +127,13 @@ std::optional<Final> korean_final(std::string_view text) {
         if (zeros == 0) return kDigitFinal[c - U'0'];
         return unit_final(zeros);
     }
-    if ((c >= U'A' && c <= U'Z') || (c >= U'a' && c <= U'z')) return letter_final(c);
+    if ((c >= U'A' && c <= U'Z') || (c >= U'a' && c <= U'z')) {
+        // A word, not an acronym, ending in -er/-or/-ar is borrowed without the r: Processor 프로세서,
+        // Hopper 호퍼. Read as the letter R (알) it would wrongly take 은.
+        const char32_t before = end >= 2 ? cps[end - 2] : U' ';
+        if (c == U'r' && (before == U'e' || before == U'o' || before == U'a')) return Final::none;
+        return letter_final(c);
+    }
     switch (c) {
         case U'%': return Final::none;                        // 퍼센트
         case U'\u00D7': return Final::none;                   // × 배

@@ -237,6 +237,7 @@ GpuPreset parse_gpu_preset(std::string_view text, const std::string& path) {
   GpuPreset p;
   p.id = r.need<std::string>("id");
   p.name = r.need<std::string>("name");
+  p.short_name = r.get<std::string>("short_name", "");
   p.reference_name = r.get<std::string>("reference_name", "");
   p.architecture = r.need<std::string>("architecture");
   p.year = r.need<int>("year");
@@ -296,6 +297,7 @@ CpuPreset parse_cpu_preset(std::string_view text, const std::string& path) {
   CpuPreset p;
   p.id = r.need<std::string>("id");
   p.name = r.need<std::string>("name");
+  p.short_name = r.get<std::string>("short_name", "");
   p.reference_name = r.get<std::string>("reference_name", "");
   p.microarchitecture = r.need<std::string>("microarchitecture");
   p.year = r.need<int>("year");

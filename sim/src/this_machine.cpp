@@ -354,6 +354,7 @@ CpuPreset cpu_preset_from(const MachineFacts& f) {
   p.threads = hw;
   p.cores = physical_cores.empty() ? hw : std::min<int>(hw, static_cast<int>(physical_cores.size()));
   if (p.name.empty()) p.name = "this machine";
+  p.short_name = p.name;  // a sentence says "AMD EPYC 7B13 64-Core Processor", not "This machine: ..."
   p.name = "This machine: " + p.name;
   p.microarchitecture = "unknown";
   // The clock one busy core runs at. Measured where the IMUL latency is tabled: the probe's

@@ -123,7 +123,10 @@ TEST_F(CaptionValues, EveryKnownKeyIsAnsweredWhenEverythingIsAvailable) {
 
 TEST_F(CaptionValues, PresetValuesComeFromThePreset) {
   const auto& g = gpu_preset_;
-  EXPECT_EQ(value("preset.gpu_name"), g.name);
+  // A sentence gets the short name, a table the full label.
+  EXPECT_EQ(value("preset.gpu_name"), "H100");
+  EXPECT_EQ(value("preset.gpu_label"), g.name);
+  EXPECT_NE(g.name, "H100");
   EXPECT_EQ(value("preset.gpu_year"), std::to_string(g.year));
   EXPECT_EQ(value("preset.sm_count"), ws::app::group_digits(g.sm_count));
   EXPECT_EQ(value("preset.gpu_cores"), ws::app::group_digits(static_cast<long long>(g.sm_count) * g.fp32_lanes_per_sm));
@@ -134,7 +137,8 @@ TEST_F(CaptionValues, PresetValuesComeFromThePreset) {
   EXPECT_EQ(value("preset.tensor_tflops"), "989");  // 132 SMs x 4 tensor cores x 1024 FLOP x 1.83 GHz
   EXPECT_EQ(value("preset.tensor_format"), "BF16");
   EXPECT_EQ(value("preset.mem_bandwidth_gbs"), ws::app::group_digits(std::llround(g.memory_bandwidth_gbs)));
-  EXPECT_EQ(value("preset.cpu_name"), cpu_preset_.name);
+  EXPECT_EQ(value("preset.cpu_name"), cpu_preset_.sentence_name());
+  EXPECT_EQ(value("preset.cpu_label"), cpu_preset_.name);
   EXPECT_EQ(value("preset.cpu_cores"), std::to_string(cpu_preset_.cores));
   EXPECT_EQ(value("preset.cpu_threads"), std::to_string(cpu_preset_.threads));
   EXPECT_EQ(value("preset.cpu_gflops"), ws::app::format_sig3(cpu_preset_.peak_gflops()));
@@ -144,8 +148,8 @@ TEST_F(CaptionValues, PresetValuesComeFromThePreset) {
   // Without explicit presets the simulation's own are used.
   ctx_.gpu = nullptr;
   ctx_.cpu = nullptr;
-  EXPECT_EQ(value("preset.gpu_name"), tiled_->gpu().name);
-  EXPECT_EQ(value("preset.cpu_name"), tiled_->cpu().name);
+  EXPECT_EQ(value("preset.gpu_name"), tiled_->gpu().sentence_name());
+  EXPECT_EQ(value("preset.cpu_name"), tiled_->cpu().sentence_name());
 }
 
 // The tensor figure is computed from the preset's parts, formatted as preset.fp32_tflops is, and
@@ -378,7 +382,7 @@ TEST(CaptionValuesWaves, ManyWavesAreCountedInTheRightWordsBeforeTheRunEnds) {
 }
 
 // The Korean lesson's captions as the window expands them: the particle after a value fits how
-// the value is read ("H200 (SXM, 141 GB)는", "GPU 없음과"), never the fixed one the text had.
+// the value is read ("H200은", "GPU 없음과"), never the fixed one the text had.
 TEST_F(CaptionValues, KoreanCaptionsChooseTheParticleForTheValue) {
   const ws::lesson::Vocabulary vocab = ws::app::registry_vocabulary();
   const auto r = ws::lesson::load_lesson_file(ws::app::assets_dir() + "/lessons/gpu-story.ko.toml", vocab);
@@ -405,14 +409,17 @@ TEST_F(CaptionValues, KoreanCaptionsChooseTheParticleForTheValue) {
     std::string plain = text;  // without the bold markers, as it is read
     for (std::size_t at; (at = plain.find("**")) != std::string::npos;) plain.erase(at, 2);
     EXPECT_EQ(plain.find(")("), std::string::npos);
+    // Sentences name a part by its short name: no label detail is pasted into them.
+    for (const char* label_detail : {"(the AlexNet GPU)", "(128 cores)", "(SXM", "(HGX", "80 GB)"})
+      EXPECT_EQ(plain.find(label_detail), std::string::npos) << label_detail;
     if (st.gpu_preset == "h200") {
       saw_h200 = true;
       EXPECT_EQ(g.name, "H200 (SXM, 141 GB)");
-      EXPECT_NE(text.find("**H200 (SXM, 141 GB)는**"), std::string::npos);  // ...비 + 는
+      EXPECT_NE(text.find("**H200은**"), std::string::npos);  // 에이치이백 + 은
     }
     if (st.gpu_preset == "a100-80gb") {
       saw_a100 = true;
-      EXPECT_NE(text.find("**A100 (SXM4, 80 GB)는**"), std::string::npos);
+      EXPECT_NE(text.find("**A100은**"), std::string::npos);
     }
     if (st.caption.find("{measured.gpu_name|") != std::string::npos) {
       saw_measured = true;

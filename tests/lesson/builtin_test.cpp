@@ -68,6 +68,33 @@ TEST(BuiltinLessons, KoreanParsesCleanlyWithHangulInEveryCaption) {
     }
 }
 
+// A particle that changes with the value (은/는, 이/가, 을/를, 와/과, (으)로) written as plain text
+// right after a placeholder is right for one value only ("BF16로" where it must be "BF16으로"):
+// it belongs inside the placeholder, {key|로}, where the app picks the form.
+TEST(BuiltinLessons, KoreanParticlesAfterValuesAreChosenByTheApp) {
+    const Lesson ko = load_clean("gpu-story.ko.toml");
+    const std::string_view particles[] = {"은", "는", "이", "가", "을", "를", "와", "과", "으로", "로"};
+    for (const Step& s : ko.steps) {
+        for (const std::optional<std::string>* text : {&s.caption, &s.caption_no_gpu}) {
+            if (!*text) continue;
+            const std::string& c = **text;
+            for (std::size_t close = c.find('}'); close != std::string::npos; close = c.find('}', close + 1)) {
+                std::string_view after = std::string_view(c).substr(close + 1);
+                while (after.substr(0, 2) == "**") after.remove_prefix(2);
+                for (std::string_view p : particles) {
+                    if (after.substr(0, p.size()) != p) continue;
+                    // 이 begins words too (이번, 이어서): only a 이 that ends the word is the particle.
+                    const std::string_view next = after.substr(p.size(), 1);
+                    if (p == "이" && !next.empty() && next != " " && next != "," && next != ".") continue;
+                    ADD_FAILURE() << "step at line " << s.line << ": '" << p << "' written after a placeholder in: "
+                                  << c.substr(c.rfind('{', close), close - c.rfind('{', close) + 1 + p.size())
+                                  << " (write {key|" << p << "})";
+                }
+            }
+        }
+    }
+}
+
 TEST(BuiltinLessons, TwinsHaveTheSameStepsAndStates) {
     const Lesson en = load_clean("gpu-story.en.toml");
     const Lesson ko = load_clean("gpu-story.ko.toml");

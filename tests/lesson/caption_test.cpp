@@ -160,6 +160,16 @@ TEST(LessonParticles, LatinLettersByTheirKoreanNames) {
     EXPECT_EQ(particle_after("PCIe", Particle::topic), "는");    // 이
     EXPECT_EQ(particle_after("H200", Particle::topic), "은");    // 에이치이백
     EXPECT_EQ(particle_after("A100", Particle::subject), "이");  // 에이백
+    // The presets' short names, as sentences use them.
+    EXPECT_EQ(particle_after("GTX 580", Particle::topic), "은");        // 오백팔십
+    EXPECT_EQ(particle_after("B200", Particle::topic), "은");           // 비이백
+    EXPECT_EQ(particle_after("H100", Particle::subject), "이");         // 에이치백
+    EXPECT_EQ(particle_after("AMD EPYC 9754", Particle::topic), "는");  // 구천칠백오십사
+    EXPECT_EQ(particle_after("RTX 4090", Particle::with), "과");        // 사천구십
+    // A borrowed word ending in -er/-or has no final consonant; an acronym's R still does.
+    EXPECT_EQ(particle_after("AMD EPYC 7B13 64-Core Processor", Particle::topic), "는");  // 프로세서
+    EXPECT_EQ(particle_after("Hopper", Particle::subject), "가");                         // 호퍼
+    EXPECT_EQ(particle_after("DDR", Particle::topic), "은");                              // 디디알
 }
 
 TEST(LessonParticles, BracketsUnitsAndSymbolsReadTheLastSpokenSyllable) {

@@ -83,6 +83,27 @@ TEST(SimPresets, AllRequiredPartsLoad) {
   for (const auto& c : cpu_presets()) EXPECT_FALSE(c.source.empty()) << c.id;
 }
 
+// A caption puts a particle or "(2022)" right after a preset's name, so the name a sentence uses
+// carries no bracketed detail, no year and no core count; the label keeps them for tables.
+TEST(SimPresets, EveryPresetHasAShortNameForSentences) {
+  const std::map<std::string, std::string> want{{"gtx580", "GTX 580"}, {"h100", "H100"}, {"a100-80gb", "A100"},
+                                                {"b200", "B200"}, {"epyc-128", "AMD EPYC 9754"}};
+  const auto check = [&](const std::string& id, const std::string& name, const std::string& short_name) {
+    EXPECT_FALSE(short_name.empty()) << id << ": no short_name";
+    EXPECT_EQ(short_name.find_first_of("()[],"), std::string::npos) << id << ": " << short_name;
+    EXPECT_EQ(short_name.find(" cores"), std::string::npos) << id;
+    EXPECT_NE(name.find(short_name.substr(short_name.find_last_of(' ') + 1)), std::string::npos)
+        << id << ": the short name '" << short_name << "' does not name the same part as '" << name << "'";
+    if (auto it = want.find(id); it != want.end()) {
+      EXPECT_EQ(short_name, it->second) << id;
+    }
+  };
+  for (const auto& g : gpu_presets()) check(g.id, g.name, g.short_name);
+  for (const auto& c : cpu_presets()) check(c.id, c.name, c.short_name);
+  EXPECT_EQ(find_gpu("gtx580").name, "GeForce GTX 580 (the AlexNet GPU)");
+  EXPECT_EQ(find_gpu("gtx580").sentence_name(), "GTX 580");
+}
+
 TEST(SimPresets, PeakFromPartsMatchesOwnDatasheetFigure) {
   for (const auto& g : gpu_presets())
     EXPECT_NEAR(g.peak_gflops() / (g.datasheet_fp32_tflops * 1000), 1.0, 0.02) << g.id;

@@ -58,8 +58,12 @@ struct GpuInterconnect {
 
 struct GpuPreset {
   std::string id;              // short name for the CLI: "h100"
-  std::string name;            // display name: "H100 SXM5 80 GB"
+  std::string name;            // full label for tables and menus: "H100 (SXM5, 80 GB)"
+  // What a sentence calls the part ("H100", "GTX 580"): no parenthesised detail, so a caption can
+  // put a particle or a year after it. "" in a file means the label is already short.
+  std::string short_name;
   std::string reference_name;  // row name in shared/reference/gpus.csv, "" when none
+  std::string sentence_name() const { return short_name.empty() ? name : short_name; }
   std::string architecture;
   int year = 0;
   int cc_major = 0, cc_minor = 0;
@@ -113,8 +117,10 @@ struct GpuPreset {
 
 struct CpuPreset {
   std::string id;
-  std::string name;
+  std::string name;            // full label: "AMD EPYC 9754 (128 cores)"
+  std::string short_name;      // for sentences: "AMD EPYC 9754" (see GpuPreset::short_name)
   std::string reference_name;  // row name in shared/reference/cpus.csv
+  std::string sentence_name() const { return short_name.empty() ? name : short_name; }
   std::string microarchitecture;
   int year = 0;
   int cores = 0;

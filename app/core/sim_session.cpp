@@ -71,6 +71,7 @@ void SimSession::wait_ready() {
   if (!sim_) return;
   try {
     sim_->wait_until_complete();
+    resolve_anchor();
     finish_seek();
   } catch (const std::exception& e) {
     error_ = e.what();
@@ -79,11 +80,58 @@ void SimSession::wait_ready() {
 }
 
 void SimSession::seek_when_ready(std::int64_t cycle) {
+  anchor_.reset();
   if (sim_ && !pending_.valid()) {
     seek(cycle);
     return;
   }
   deferred_seek_ = cycle;
+}
+
+void SimSession::seek_when_ready(const SeekAnchor& anchor) {
+  deferred_seek_.reset();
+  seek_pending_.reset();
+  anchor_ = anchor;
+  anchor_scanned_to_ = 0;
+  if (sim_ && !pending_.valid()) resolve_anchor();
+}
+
+void SimSession::resolve_anchor() {
+  if (!sim_ || !anchor_ || pending_.valid()) return;  // the anchor is for the simulation being built
+  sim::Simulation& s = *sim_;
+  if (anchor_->kind == SeekAnchor::Kind::mid_run) {
+    if (!s.complete()) return;  // half of an extrapolated total would move once the run ends
+    const std::int64_t target = s.total_cycles() / 2;
+    anchor_.reset();
+    seek(target);
+    return;
+  }
+  // first-issue: step forward from where the last look stopped until the warp (or SM, or chip) issues.
+  const int sm_lo = anchor_->sm >= 0 ? anchor_->sm : 0;
+  const int sm_hi = anchor_->sm >= 0 ? std::min(anchor_->sm + 1, s.sm_count()) : s.sm_count();
+  const int slot_lo = anchor_->slot >= 0 ? anchor_->slot : 0;
+  const int slot_hi = anchor_->slot >= 0 ? std::min(anchor_->slot + 1, s.warp_slots_per_sm()) : s.warp_slots_per_sm();
+  const auto issuing = [&] {
+    for (int sm = sm_lo; sm < sm_hi; ++sm)
+      for (int slot = slot_lo; slot < slot_hi; ++slot)
+        if (s.warp_state(sm, slot) == sim::WarpState::issuing) return true;
+    return false;
+  };
+  if (s.cycle() != anchor_scanned_to_) s.seek(anchor_scanned_to_);
+  while (!issuing()) {
+    if (s.cycle() >= s.simulated_cycles()) {
+      anchor_scanned_to_ = s.cycle();
+      if (!s.complete()) return;  // not simulated yet: look again next frame
+      // It never issues (an index past this launch's SMs or warps): the launch's start is shown.
+      anchor_.reset();
+      seek(0);
+      return;
+    }
+    s.step();
+  }
+  const std::int64_t found = s.cycle();
+  anchor_.reset();
+  seek(found);
 }
 
 void SimSession::play_when_ready(bool play) {
@@ -105,6 +153,7 @@ void SimSession::step(std::int64_t cycles) {
 }
 
 void SimSession::seek(std::int64_t cycle) {
+  anchor_.reset();  // a seek asked for now replaces one waiting on the simulation
   if (!sim_) {
     deferred_seek_ = cycle;
     return;
@@ -166,11 +215,17 @@ bool SimSession::update(double dt, double budget_ms) {
     cycle_debt_ = 0;
     changed = true;
     if (sim_ && deferred_seek_) seek(*deferred_seek_);
+    anchor_scanned_to_ = 0;  // a new simulation: the last one's look proves nothing
     if (sim_ && deferred_play_) set_playing(*deferred_play_);
     deferred_seek_.reset();
     deferred_play_.reset();
   }
   if (sim_ && error_.empty() && !sim_->complete()) error_ = sim_->background_error();
+  if (sim_ && anchor_ && !pending_.valid()) {
+    resolve_anchor();
+    if (anchor_) return changed;  // playback starts from the anchored cycle, not before it
+    changed = true;
+  }
   // The total was an extrapolation until the run completed: a seek past the real end lands there.
   if (sim_ && seek_pending_ && (*seek_pending_ <= sim_->simulated_cycles() || sim_->complete())) {
     const std::int64_t target = std::min(*seek_pending_, sim_->simulated_cycles());

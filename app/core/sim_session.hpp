@@ -37,6 +37,15 @@ sim::Shape animated_shape(int m, int n, int k, int cap = kMaxAnimatedSide);
 // waits for anyway, use every core.
 int window_sim_threads();
 
+// A moment to seek to that only the simulation can tell (a lesson's "first-issue" and "mid-run").
+struct SeekAnchor {
+  enum class Kind { first_issue, mid_run };
+  Kind kind = Kind::first_issue;
+  // first_issue: the first cycle in which this warp (sm and slot), any warp of this SM (slot -1)
+  // or any warp of the chip (sm -1) issues.
+  int sm = -1, slot = -1;
+};
+
 class SimSession {
  public:
   SimSession() = default;
@@ -85,6 +94,10 @@ class SimSession {
   bool at_end() const { return sim_ && sim_->complete() && sim_->cycle() >= sim_->total_cycles(); }
   // A cycle to jump to once the pending simulation is ready (lessons and --cycle ask before it is).
   void seek_when_ready(std::int64_t cycle);
+  // Resolved once the simulation has got far enough (mid-run: complete; first-issue: that cycle
+  // simulated); playback holds until then. A seek of any other kind cancels it.
+  void seek_when_ready(const SeekAnchor& anchor);
+  bool anchor_pending() const { return anchor_.has_value(); }
   void play_when_ready(bool play);
   // Changes each time a new simulation is adopted. Views keyed on the Simulation's address would
   // miss a new one allocated where the old one was freed, and draw it with the old layout.
@@ -110,6 +123,9 @@ class SimSession {
   static constexpr double kSeekBudgetMs = 20.0;
   bool replay_toward(std::int64_t target, double budget_ms);  // false: not there yet (pending)
   std::optional<bool> deferred_play_;
+  std::optional<SeekAnchor> anchor_;
+  std::int64_t anchor_scanned_to_ = 0;  // first-issue: cycles before this one were looked at
+  void resolve_anchor();                // seeks and clears anchor_ once it can be resolved
 };
 
 }  // namespace ws::app

@@ -67,6 +67,7 @@ void GpuView::zoom_by(float factor) {
 
 void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
   ImGui::BeginChild("gpu_view", size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  outlines = {};  // a frame that draws no chip has no outlines
   const sim::Simulation* s = session.simulation();
   size = ImGui::GetContentRegionAvail();
   if (!s) {
@@ -134,7 +135,9 @@ void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
   renderer_.set_palette(palette, bg, ImVec4(0, 0, 0, 1), ImVec4(1.0f, 0.85f, 0.1f, 1));
   renderer_.upload(texels_, layout_);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  renderer_.draw(size, view_, highlight_sm >= 0 ? highlight_sm : selection.sm);
+  // No filled highlight from the shader: an outline drawn over the labels points at the SM or
+  // warp without painting a state colour next to (or over) its lanes.
+  renderer_.draw(size, view_, -1);
 
   // Mouse: wheel zooms around the cursor, drag pans, click selects a lane.
   ImGuiIO& io = ImGui::GetIO();
@@ -224,11 +227,39 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
           }
       }
     }
-  if (selection.valid()) {
-    const ImVec2 a = to_screen((selection.sm % layout_.block_columns) * pitch_x + selection.lane,
-                               (selection.sm / layout_.block_columns) * pitch_y + selection.slot);
-    dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + std::max(sc, 3.0f) + 1, a.y + std::max(sc, 3.0f) + 1),
-                IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
+  // Outlines sit outside what they point at: the stroke's inner edge is `kClearance` pixels out
+  // from the target's edge, so no lane under it is hidden. White with a dark rim: no lane state
+  // is drawn in white, so the outline cannot be read as one.
+  outlines = {};
+  constexpr float kStroke = 3.0f, kClearance = 1.0f;
+  auto outline = [&](ImVec2 a, ImVec2 b) {
+    const float d = kClearance + kStroke / 2;
+    dl->AddRect(ImVec2(a.x - d - 1, a.y - d - 1), ImVec2(b.x + d + 1, b.y + d + 1), IM_COL32(0, 0, 0, 255), 0, 0,
+                kStroke + 2);
+    dl->AddRect(ImVec2(a.x - d, a.y - d), ImVec2(b.x + d, b.y + d), IM_COL32(255, 255, 255, 255), 0, 0, kStroke);
+    ++outlines.drawn;
+    // A stroke reaches half its thickness either side of its path: both inner edges must stay out.
+    const float inner = std::min(d - kStroke / 2, d + 1 - (kStroke + 2) / 2);
+    if (inner < 0) ++outlines.covering;
+  };
+  auto sm_corner = [&](int sm) {
+    return ImVec2((sm % layout_.block_columns) * pitch_x, (sm / layout_.block_columns) * pitch_y);
+  };
+  if (highlight_sm >= 0 && highlight_sm < layout_.blocks) {
+    const ImVec2 w = sm_corner(highlight_sm);
+    outline(to_screen(w.x, w.y), to_screen(w.x + layout_.cells_x, w.y + layout_.cells_y));
+  }
+  if (highlight_warp.valid() && highlight_warp.sm < layout_.blocks && highlight_warp.slot < layout_.cells_y) {
+    const ImVec2 w = sm_corner(highlight_warp.sm);
+    outline(to_screen(w.x, w.y + highlight_warp.slot), to_screen(w.x + layout_.cells_x, w.y + highlight_warp.slot + 1));
+  }
+  // A lane of the outlined warp is already pointed at (the inspector names it); its own outline
+  // would reach over its neighbours in that warp.
+  const bool in_outlined_warp = highlight_warp.valid() && selection.sm == highlight_warp.sm && selection.slot == highlight_warp.slot;
+  if (selection.valid() && selection.sm < layout_.blocks && !in_outlined_warp) {
+    const ImVec2 w = sm_corner(selection.sm);
+    const ImVec2 a = to_screen(w.x + selection.lane, w.y + selection.slot);
+    outline(a, ImVec2(a.x + std::max(sc, 3.0f), a.y + std::max(sc, 3.0f)));
   }
   dl->PopClipRect();
 }

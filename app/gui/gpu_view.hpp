@@ -31,6 +31,14 @@ class GpuView {
 
   LaneSelection selection;
   int highlight_sm = -1;
+  LaneSelection highlight_warp;  // a whole warp outlined (lane unused)
+  // The outlines the last frame drew around the highlighted SM, warp and selected lane, for
+  // --print-state: how many, and how many of them reach over what they point at.
+  struct OutlineReport {
+    int drawn = 0;
+    int covering = 0;
+  };
+  OutlineReport outlines;
   const GridLayout& layout() const { return layout_; }
   const GridView& view() const { return view_; }
 

@@ -10,6 +10,33 @@
 
 namespace ws::app {
 
+namespace {
+
+// "first-issue" watches what the step points at: the zoomed warp or SM, else the highlighted one,
+// else the whole chip.
+SeekAnchor seek_anchor(const lesson::AppliedState& st) {
+  SeekAnchor a;
+  a.kind = st.cycle.kind == lesson::CycleStart::Kind::mid_run ? SeekAnchor::Kind::mid_run : SeekAnchor::Kind::first_issue;
+  using Z = lesson::Zoom::Kind;
+  if (st.zoom.kind == Z::warp || st.zoom.kind == Z::lane) {
+    a.sm = st.zoom.sm;
+    a.slot = st.zoom.warp;
+    return a;
+  }
+  if (st.zoom.kind == Z::sm) {
+    a.sm = st.zoom.sm;
+    return a;
+  }
+  for (const auto& h : st.highlight) {
+    using K = lesson::Highlight::Kind;
+    if (h.kind == K::warp || h.kind == K::lane) return {a.kind, h.a, h.b};
+    if (h.kind == K::sm) return {a.kind, h.a, -1};
+  }
+  return a;
+}
+
+}  // namespace
+
 bool LessonPlayer::open(const std::string& path) {
   auto result = lesson::load_lesson_file(path, registry_vocabulary());
   if (!result.ok()) {
@@ -50,9 +77,12 @@ void LessonPlayer::go_to(std::size_t step, RealRunView& real, SimulationPanel& s
   apply(real, sim, true);
 }
 
-void LessonPlayer::restart(RealRunView& real, SimulationPanel& sim) {
+void LessonPlayer::restart(RealRunView& real, SimulationPanel& sim) { start_at(0, real, sim); }
+
+void LessonPlayer::start_at(std::size_t step, RealRunView& real, SimulationPanel& sim) {
+  if (!lesson_) return;
   live_.clear();
-  step_ = 0;
+  step_ = std::min(step, lesson_->steps.size() - 1);
   apply(real, sim, false);
 }
 
@@ -91,12 +121,17 @@ void LessonPlayer::apply(RealRunView& real, SimulationPanel& sim, bool resume_li
     case lesson::Zoom::Kind::lane: sim.gpu_view.zoom_to_lane(st.zoom.sm, st.zoom.warp, st.zoom.lane); break;
   }
   sim.gpu_view.highlight_sm = -1;
+  sim.gpu_view.highlight_warp = {};
+  sim.matrix_view.highlight_cell = {};
   sim.gpu_view.selection = {};
   sim.selected_core = -1;
   for (const auto& h : st.highlight) {
     using K = lesson::Highlight::Kind;
     if (h.kind == K::sm) sim.gpu_view.highlight_sm = h.a;
-    if (h.kind == K::warp) sim.gpu_view.selection = {h.a, h.b, 0};
+    if (h.kind == K::warp) {
+      sim.gpu_view.highlight_warp = {h.a, h.b, 0};
+      sim.gpu_view.selection = {h.a, h.b, 0};  // the inspector shows its first lane
+    }
     if (h.kind == K::lane) sim.gpu_view.selection = {h.a, h.b, h.c};
     if (h.kind == K::core) sim.selected_core = h.a;
     if (h.kind == K::cell) sim.matrix_view.highlight_cell = {h.a, h.b};
@@ -108,7 +143,10 @@ void LessonPlayer::apply(RealRunView& real, SimulationPanel& sim, bool resume_li
     sim.session.seek_when_ready(live->second.cycle);
     sim.session.play_when_ready(live->second.playing);
   } else {
-    sim.session.seek_when_ready(st.cycle);
+    if (st.cycle.kind == lesson::CycleStart::Kind::at)
+      sim.session.seek_when_ready(st.cycle.at);
+    else
+      sim.session.seek_when_ready(seek_anchor(st));
     sim.session.play_when_ready(st.play);
   }
 }

@@ -42,9 +42,10 @@ class LessonPlayer {
   // playback, so coming back mid-animation resumes exactly there; restart() forgets all that.
   void go_to(std::size_t step, RealRunView& real, SimulationPanel& sim);
   void restart(RealRunView& real, SimulationPanel& sim);
+  // Opens the lesson on `step` (clamped) as if it had never been shown: the step's own cycle
+  // ("mid-run", "first-issue" or a number), not the cycle the window happened to be at.
+  void start_at(std::size_t step, RealRunView& real, SimulationPanel& sim);
   PanelVisibility visibility() const;
-  // The step the window opened on is not "left" by a live position: start it fresh.
-  void restart_live_memory() { live_.clear(); }
   // Whether this frame's control changes came from the lesson (not from the user).
   bool applied_this_frame() const { return applied_; }
   void clear_applied_flag() { applied_ = false; }

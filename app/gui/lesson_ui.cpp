@@ -120,8 +120,7 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
         const auto label = fmt::format("{} ({})", tr("lesson.gpu_story", lang), lesson::language_name(*lesson::language_from_code(code)));
         if (ImGui::MenuItem(label.c_str()) && player.open(path)) {
           pres.set_language(*lesson::language_from_code(code));
-          player.go_to(0, real, sim);
-          player.restart_live_memory();
+          player.start_at(0, real, sim);
         }
       }
       static char path_buffer[512] = "";
@@ -131,8 +130,7 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
       if (ImGui::InputTextWithHint("##lesson_path", "path/to/lesson.toml", path_buffer, sizeof path_buffer,
                                    ImGuiInputTextFlags_EnterReturnsTrue) &&
           player.open(path_buffer)) {
-        player.go_to(0, real, sim);
-        player.restart_live_memory();
+        player.start_at(0, real, sim);
       }
       ImGui::Separator();
       if (ImGui::MenuItem(tr("lesson.restart", lang), "Shift+Home", false, player.active())) player.restart(real, sim);

@@ -13,8 +13,16 @@ namespace ws::app {
 
 namespace {
 
-void draw_matrix(CellGridRenderer& renderer, const std::vector<std::uint8_t>* fresh_cells, int m, int n, ImVec2 box,
-                 MatrixView::Cell highlight) {
+// Pixels a highlighted row, column or cell is drawn with at least, whatever the matrix's scale:
+// a 1-pixel row of a 256-row matrix cannot be seen from the back of a room.
+constexpr float kMinBandPx = 8.0f;
+constexpr float kMinCellPx = 12.0f;
+
+// Draws C (m x n) in `box`. With a highlighted cell, A (m x k, left) and B (k x n, above) are drawn
+// beside it as outlines with row `row` of A and column `col` of B filled: the dot product that
+// makes that cell. Their k side is a fixed strip (A and B have no per-cell state to show).
+MatrixView::HighlightReport draw_matrix(CellGridRenderer& renderer, const std::vector<std::uint8_t>* fresh_cells,
+                                        int m, int n, ImVec2 box, MatrixView::Cell highlight) {
   GridLayout layout;
   layout.blocks = 1;
   layout.block_columns = 1;
@@ -26,24 +34,62 @@ void draw_matrix(CellGridRenderer& renderer, const std::vector<std::uint8_t>* fr
   for (int i = 0; i < 16; ++i) palette[i] = ImVec4(op[i].r, op[i].g, op[i].b, op[i].a);
   renderer.set_palette(palette, ImGui::GetStyleColorVec4(ImGuiCol_WindowBg), ImVec4(0, 0, 0, 1), ImVec4(1, 1, 0, 1));
   if (fresh_cells != nullptr) renderer.upload(*fresh_cells, layout);
-  // Keep cells square: the matrix's aspect, fitted in the box.
-  const float scale = std::min(box.x / n, box.y / m);
+  const bool operands = highlight.row >= 0 && highlight.row < m && highlight.col >= 0 && highlight.col < n;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  // A and B take a strip of the box (left and top) when a cell is highlighted.
+  const float gap = 6.0f;
+  const float strip = operands ? std::floor(std::clamp(std::min(box.x, box.y) * 0.22f, 16.0f, 80.0f)) : 0.0f;
+  const float inset = operands ? strip + gap : 0.0f;
+  // Keep cells square: the matrix's aspect, fitted in what is left of the box.
+  const float scale = std::max(0.0f, std::min((box.x - inset) / n, (box.y - inset) / m));
   GridView view;
   view.scale = scale;
-  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const ImVec2 c0(at.x + inset, at.y + inset);
+  ImGui::SetCursorScreenPos(c0);
   renderer.draw(ImVec2(std::max(1.0f, n * scale), std::max(1.0f, m * scale)), view);
-  if (highlight.row >= 0 && highlight.row < m && highlight.col >= 0 && highlight.col < n) {
-    const float side = std::max(scale, 4.0f);
-    const ImVec2 a(at.x + highlight.col * scale - (side - scale) / 2, at.y + highlight.row * scale - (side - scale) / 2);
-    ImGui::GetWindowDrawList()->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + side + 1, a.y + side + 1),
-                                        IM_COL32(255, 255, 255, 255), 0, 0, 2.0f);
-  }
+  MatrixView::HighlightReport report;
+  if (!operands) return report;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 white = IM_COL32(255, 255, 255, 255), rim = IM_COL32(0, 0, 0, 255);
+  const ImU32 operand_fill = IM_COL32(90, 90, 100, 255), guide = IM_COL32(255, 255, 255, 110);
+  const float c_w = n * scale, c_h = m * scale;
+  // A: left of C, its rows level with C's; B: above C, its columns level with C's.
+  const ImVec2 a0(at.x, c0.y), a1(at.x + strip, c0.y + c_h);
+  const ImVec2 b0(c0.x, at.y), b1(c0.x + c_w, at.y + strip);
+  dl->AddRectFilled(a0, a1, operand_fill);
+  dl->AddRectFilled(b0, b1, operand_fill);
+  const float row_mid = c0.y + (highlight.row + 0.5f) * scale, col_mid = c0.x + (highlight.col + 0.5f) * scale;
+  const float band = std::max(scale, kMinBandPx);
+  const ImVec2 r0(a0.x, row_mid - band / 2), r1(a1.x, row_mid + band / 2);
+  const ImVec2 k0(col_mid - band / 2, b0.y), k1(col_mid + band / 2, b1.y);
+  dl->AddRectFilled(r0, r1, white);
+  dl->AddRectFilled(k0, k1, white);
+  // Guides from the row and the column to the cell they make: thin and translucent, so the cells
+  // of C under them still show their colour.
+  dl->AddLine(ImVec2(a1.x, row_mid), ImVec2(col_mid, row_mid), guide, 1.0f);
+  dl->AddLine(ImVec2(col_mid, b1.y), ImVec2(col_mid, row_mid), guide, 1.0f);
+  // The cell: an outline around it, outside its edge, so its own colour (done or not) shows.
+  const float side = std::max(scale, kMinCellPx);
+  const ImVec2 cell0(col_mid - side / 2, row_mid - side / 2), cell1(col_mid + side / 2, row_mid + side / 2);
+  dl->AddRect(ImVec2(cell0.x - 3, cell0.y - 3), ImVec2(cell1.x + 3, cell1.y + 3), rim, 0, 0, 4.0f);
+  dl->AddRect(ImVec2(cell0.x - 2, cell0.y - 2), ImVec2(cell1.x + 2, cell1.y + 2), white, 0, 0, 2.0f);
+  // "A" and "B" where the strip is wide enough to hold the letter whole.
+  const ImVec2 letter = ImGui::CalcTextSize("A");
+  if (strip >= letter.x + 4 && c_h >= 3 * letter.y)
+    dl->AddText(ImVec2(a0.x + (strip - letter.x) / 2, a0.y + 2), white, "A");
+  if (strip >= letter.y + 4 && c_w >= 3 * letter.x)
+    dl->AddText(ImVec2(b0.x + 2, b0.y + (strip - letter.y) / 2), white, "B");
+  report.row_px = r1.y - r0.y;
+  report.col_px = k1.x - k0.x;
+  report.cell_px = side;
+  return report;
 }
 
 }  // namespace
 
 void MatrixView::draw(const SimSession& session, ImVec2 size) {
   ImGui::BeginChild("matrix_view", size, false, ImGuiWindowFlags_NoScrollbar);
+  highlight_drawn = {};
   const sim::Simulation* s = session.simulation();
   if (!s || !gpu_renderer_.ready()) {
     ImGui::EndChild();
@@ -88,7 +134,10 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
       ImGui::PopStyleColor();
       ImGui::PopTextWrapPos();
     }
-    draw_matrix(renderer, fresh ? &cells : nullptr, shape.m, shape.n, ImVec2(half, box_h), highlight_cell);
+    const auto drawn = draw_matrix(renderer, fresh ? &cells : nullptr, shape.m, shape.n, ImVec2(half, box_h), highlight_cell);
+    highlight_drawn.row_px = std::max(highlight_drawn.row_px, drawn.row_px);
+    highlight_drawn.col_px = std::max(highlight_drawn.col_px, drawn.col_px);
+    highlight_drawn.cell_px = std::max(highlight_drawn.cell_px, drawn.cell_px);
     ImGui::EndGroup();
   };
   labelled_matrix(gpu_label, gpu_renderer_, gpu_cells_);

@@ -15,6 +15,12 @@ class MatrixView {
   void draw(const SimSession& session, ImVec2 size);
   struct Cell { int row = -1, col = -1; };
   Cell highlight_cell;  // outlined in both matrices (lessons point at one dot product)
+  // How big the last frame drew the highlighted row of A, column of B and cell of C, in pixels
+  // (0: not drawn), for --print-state.
+  struct HighlightReport {
+    float row_px = 0, col_px = 0, cell_px = 0;
+  };
+  HighlightReport highlight_drawn;
 
  private:
   CellGridRenderer gpu_renderer_, cpu_renderer_;

@@ -161,8 +161,7 @@ void SoakDriver::app_action(SoakTargets& t) {
     case 0: {  // open a built-in lesson, English or Korean
       const std::string path = fmt::format("{}/lessons/gpu-story.{}.toml", t.assets_dir, uniform(0, 1) ? "ko" : "en");
       if (t.player->open(path)) {
-        t.player->go_to(0, real, *t.sim);
-        t.player->restart_live_memory();
+        t.player->start_at(0, real, *t.sim);
       }
       break;
     }

@@ -30,6 +30,7 @@
 #include "gui/gl_worker_context.hpp"
 #include "gui/lesson_ui.hpp"
 #include "gui/lesson_player.hpp"
+#include "gui/picture_state.hpp"
 #include "gui/presentation.hpp"
 #include "gui/key_script.hpp"
 #include "gui/real_run_panel.hpp"
@@ -287,8 +288,7 @@ int run_gui(const GuiOptions& options) {
       if (!options.language) pres.language = lesson::language_from_code(player.lesson().language).value_or(pres.language);
       const int first = options.lesson_step ? *options.lesson_step - 1
                         : options.lesson_path.empty() ? settings.last_step : 0;
-      player.go_to(static_cast<std::size_t>(std::max(0, first)), real_run, sim_panel);
-      player.restart_live_memory();
+      player.start_at(static_cast<std::size_t>(std::max(0, first)), real_run, sim_panel);
     }
   }
   if (options.cycle) sim_panel.session.seek_when_ready(*options.cycle);
@@ -299,7 +299,9 @@ int run_gui(const GuiOptions& options) {
   if (!player.active() && !options.cycle) sim_panel.session.play_when_ready(true);
   // A screenshot shows the whole launch simulated, not "simulating...", unless asked to show the
   // first frames as a user sees them.
-  if (headless) {
+  // An export waits here for its first step as it does for every later one (after go_to): a step
+  // that opens at "mid-run" or "first-issue" needs the simulation that far before its PNG.
+  if (headless || !options.export_dir.empty()) {
     if (options.no_wait)
       sim_panel.session.wait_adopted();
     else
@@ -317,6 +319,7 @@ int run_gui(const GuiOptions& options) {
   int export_frames = 0;
   int missing_glyphs = 0;
   RenderedCaption rendered_caption;  // the caption as the last frame drew it ("" when none was drawn)
+  DrawnPanels drawn_panels;          // for the picture's counts (--print-state, a step's expect)
   float rendered_caption_px = 0;     // its font size
   auto export_step_started = std::chrono::steady_clock::now();
   std::string toast;
@@ -475,6 +478,7 @@ int run_gui(const GuiOptions& options) {
         cluster_view.draw(ImGui::GetContentRegionAvail(), sim_panel.controls.gpu_preset, lang);
       ImGui::End();
     }
+    drawn_panels = {show.timers, roofline_panel.drawn, generations_panel.drawn};
     if (real_edited) real_run.session.note_controls_edited(now);
     if (!(real_run.session.controls() == last_controls)) {
       // The user moved a real-run control: the animation follows the real run again.
@@ -535,6 +539,9 @@ int run_gui(const GuiOptions& options) {
       const double step_waited =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - export_step_started).count();
       const bool caption_settled = !real_run.session.busy() && !rendered_caption.waiting && rendered_caption.unfilled == 0;
+      // The step's zoom was resolved by this first frame's draw: land it now rather than show a
+      // view half-way from the last step's (a warp cut at the panel's edge, its label left out).
+      if (export_frames == 0) sim_panel.gpu_view.snap();
       if (++export_frames >= 3 && !sim_panel.session.building() &&
           (!options.wait_results || caption_settled || step_waited > 120)) {
         const auto path = fmt::format("{}/step-{:02}.png", options.export_dir, export_step + 1);
@@ -545,12 +552,22 @@ int run_gui(const GuiOptions& options) {
           glfwSetWindowShouldClose(window, GLFW_TRUE);
         } else {
           std::printf("%s\n", path.c_str());
+          // What the picture shows, held to what the step's caption claims (its `expect`).
+          const auto picture = picture_counts(sim_panel, real_run, player.state().zoom, drawn_panels);
+          const auto checked = check_expectations(player.state().expect, picture);
+          for (const auto& e : checked)
+            if (!e["ok"].get<bool>())
+              std::fprintf(stderr, "warpscope: step %zu: the picture does not show '%s' (the value is %g)\n",
+                           export_step + 1, e["expect"].get<std::string>().c_str(), e["value"].get<double>());
           if (options.print_state)  // one line per step: the caption exactly as this PNG shows it
             std::printf("%s\n", nlohmann::json{{"lesson_step", export_step + 1},
                                                 {"caption", rendered_caption.text},
                                                 {"caption_unfilled", rendered_caption.unfilled},
                                                 {"caption_px", caption_fit.text_px},
-                                                {"clipped_text", clip_report_json()}}
+                                                {"clipped_text", clip_report_json()},
+                                                {"picture", picture},
+                                                {"expect", checked},
+                                                {"expect_failed", failed_expectations(checked)}}
                                      .dump()
                                      .c_str());
           std::fflush(stdout);  // keeps each line whole when stderr shares the pipe
@@ -701,6 +718,13 @@ int run_gui(const GuiOptions& options) {
     }
     state["speed_sentence"] = sentence;
     state["lesson_step"] = player.active() ? static_cast<int>(player.step()) + 1 : 0;
+    state["picture"] = picture_counts(sim_panel, real_run, player.active() ? player.state().zoom : lesson::Zoom{},
+                                      drawn_panels);
+    if (player.active()) {
+      const auto checked = check_expectations(player.state().expect, state["picture"]);
+      state["expect"] = checked;
+      state["expect_failed"] = failed_expectations(checked);
+    }
     state["lesson_steps"] = static_cast<int>(player.step_count());
     // The current step's caption as the last frame drew it: placeholders filled, markup stripped
     // (one line per block, list items as "• "); "" with no lesson or no caption panel.

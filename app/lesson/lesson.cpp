@@ -53,7 +53,7 @@ constexpr std::string_view kStepKeys[] = {
     "title",      "caption", "gpu_preset", "cpu_preset", "m",      "n",       "k",
     "kernel",     "block_size", "cpu_kernel", "gpu_kernel", "real_m", "real_n", "real_k",
     "threads",    "zoom",    "highlight",  "panels",     "cycle",  "play",    "speed",
-    "real_run",   "caption_no_gpu"};
+    "real_run",   "caption_no_gpu", "expect"};
 constexpr std::string_view kLanguages[] = {"en", "ko"};
 
 std::string_view type_name(const toml::node& n) {
@@ -357,6 +357,56 @@ private:
         return out;
     }
 
+    std::optional<CycleStart> cycle_of(const toml::node& n) {
+        if (n.is_integer()) {
+            if (auto v = int_in(n, "cycle", 0, INT64_MAX)) return CycleStart{CycleStart::Kind::at, *v};
+            return std::nullopt;
+        }
+        if (const auto* str = n.as_string()) {
+            if (str->get() == "first-issue") return CycleStart{CycleStart::Kind::first_issue, 0};
+            if (str->get() == "mid-run") return CycleStart{CycleStart::Kind::mid_run, 0};
+            error(n.source(), fmt::format("unknown cycle '{}'; a cycle is a number, \"first-issue\" or \"mid-run\"",
+                                          str->get()));
+            return std::nullopt;
+        }
+        wrong_type(n, "cycle", "a number, \"first-issue\" or \"mid-run\"");
+        return std::nullopt;
+    }
+
+    std::optional<std::vector<Expectation>> expectations_of(const toml::node& n) {
+        const auto* arr = n.as_array();
+        if (!arr) {
+            wrong_type(n, "expect", "an array of strings such as [\"lanes_issuing >= 32\"]");
+            return std::nullopt;
+        }
+        std::vector<Expectation> out;
+        bool ok = true;
+        for (const auto& item : *arr) {
+            auto text = string_of(item, "expect item");
+            if (!text) {
+                ok = false;
+                continue;
+            }
+            std::string why;
+            std::size_t offset = 0;
+            if (auto e = parse_expectation(*text, &why, &offset)) {
+                out.push_back(std::move(*e));
+                continue;
+            }
+            // Point at the offending word inside the string: its column is past the opening quote.
+            // Columns count code points, as an editor does: UTF-8 continuation bytes are not counted.
+            const auto& at = item.source().begin;
+            const auto before = std::string_view(*text).substr(0, offset);
+            const auto code_points = std::count_if(before.begin(), before.end(),
+                                                   [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+            add_at(static_cast<int>(at.line), static_cast<int>(at.column + 1 + code_points), Diagnostic::Severity::error,
+                   std::move(why));
+            ok = false;
+        }
+        if (!ok) return std::nullopt;
+        return out;
+    }
+
     std::optional<std::vector<std::string>> panels_of(const toml::node& n) {
         const auto* arr = n.as_array();
         if (!arr) {
@@ -564,7 +614,9 @@ private:
             } else if (k == "panels") {
                 s.panels = panels_of(node);
             } else if (k == "cycle") {
-                s.cycle = int_in(node, k, 0, INT64_MAX);
+                s.cycle = cycle_of(node);
+            } else if (k == "expect") {
+                s.expect = expectations_of(node);
             } else if (k == "play") {
                 s.play = bool_of(node, k);
             } else if (k == "real_run") {

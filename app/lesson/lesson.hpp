@@ -39,6 +39,42 @@ struct Highlight {
 };
 std::string to_string(const Highlight& h);
 
+// Where a step starts the simulation: a cycle number, or a moment read from the simulation once
+// it exists ("first-issue": the first cycle in which a lane of the step's zoomed or highlighted
+// warp or SM issues; "mid-run": half of the simulated total).
+struct CycleStart {
+    enum class Kind { at, first_issue, mid_run };
+    Kind kind = Kind::at;
+    std::int64_t at = 0;  // the cycle, for Kind::at
+    friend bool operator==(const CycleStart&, const CycleStart&) = default;
+};
+// "1234", "first-issue", "mid-run": the spelling used in lesson files.
+std::string to_string(const CycleStart& c);
+
+// What a step's picture must show, checked against the counts `--print-state` reports for the
+// shown frame: "NAME OP VALUE" with OP one of >= <= > < == != and VALUE a whole number, or for
+// lanes_* names a percentage of lanes_active ("lanes_waiting_memory > 50%").
+struct Expectation {
+    enum class Op { ge, le, gt, lt, eq, ne };
+    std::string text;  // as written, for messages
+    std::string name;
+    Op op = Op::ge;
+    double value = 0;
+    bool percent = false;
+    friend bool operator==(const Expectation&, const Expectation&) = default;
+};
+// The names an expectation may test, with what each counts (docs/LESSONS.md lists them too).
+struct ExpectationName {
+    std::string_view name;
+    std::string_view meaning;
+};
+const std::vector<ExpectationName>& expectation_names();
+// Parses one expectation. On failure returns nullopt with `error` saying why and `error_offset`
+// the byte offset in `text` the problem starts at (the name, the operator or the value).
+std::optional<Expectation> parse_expectation(std::string_view text, std::string* error, std::size_t* error_offset);
+// Whether `value` (the count named by e.name; `active_lanes` for a percentage) meets e.
+bool expectation_met(const Expectation& e, double value, double active_lanes);
+
 // Panel names a lesson may show; any panel not listed is hidden while the step is shown.
 inline constexpr std::string_view kPanelNames[] = {"gpu",      "cpu",    "matrix",  "timeline",
                                                    "inspector", "timers", "caption", "roofline",
@@ -69,7 +105,9 @@ struct Step {
     std::optional<Zoom> zoom;
     std::optional<std::vector<Highlight>> highlight;  // replaces the list; [] clears it
     std::optional<std::vector<std::string>> panels;   // replaces the set of shown panels
-    std::optional<std::int64_t> cycle;                // jump the simulation to this cycle
+    std::optional<CycleStart> cycle;                  // jump the simulation to this cycle
+    // What this step's picture must show (not carried over to later steps).
+    std::optional<std::vector<Expectation>> expect;
     std::optional<bool> play;
     std::optional<double> speed;  // simulated cycles per wall-clock second
     std::optional<bool> real_run;  // start a real run when the step is entered
@@ -102,10 +140,11 @@ struct AppliedState {
     Zoom zoom{};
     std::vector<Highlight> highlight;
     std::vector<std::string> panels{"gpu", "cpu", "matrix", "caption"};
-    std::int64_t cycle = 0;
+    CycleStart cycle{};
     bool play = false;
     double speed = 200.0;
     bool real_run = false;  // an action: true only on the step that asks for it, never carried
+    std::vector<Expectation> expect;  // this step's own, not carried over
 
     friend bool operator==(const AppliedState&, const AppliedState&) = default;
 };

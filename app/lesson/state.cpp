@@ -38,6 +38,8 @@ void apply_step(const Step& step, AppliedState& s) {
     take(step.speed, s.speed);
     // A real run is an action: re-entering later steps must not start it again.
     s.real_run = step.real_run.value_or(false);
+    // An expectation describes this step's picture; a later step's picture is another one.
+    s.expect = step.expect.value_or(std::vector<Expectation>{});
 }
 
 AppliedState state_at(const Lesson& lesson, std::size_t step, const AppliedState& initial) {

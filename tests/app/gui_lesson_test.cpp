@@ -66,6 +66,14 @@ TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
       EXPECT_EQ(step["caption_unfilled"], 0) << lang << " step " << step["lesson_step"] << ": " << caption;
       EXPECT_EQ(caption.find("\xE2\x80\x94"), std::string::npos) << lang << " step " << step["lesson_step"] << ": " << caption;
       EXPECT_FALSE(caption.empty()) << lang << " step " << step["lesson_step"];
+      // The picture proves the caption: every step declares what its frame must show (`expect`),
+      // and the frame written to the PNG shows it.
+      ASSERT_TRUE(step.contains("expect")) << line;
+      EXPECT_FALSE(step["expect"].empty()) << lang << " step " << step["lesson_step"] << " declares no expectation";
+      for (const auto& e : step["expect"])
+        EXPECT_TRUE(e["ok"].get<bool>()) << lang << " step " << step["lesson_step"] << ": '" << e["expect"].get<std::string>()
+                                         << "' is not met (the value is " << e["value"] << ")\n"
+                                         << step["picture"].dump();
     }
     EXPECT_EQ(static_cast<int>(steps.size()), pngs) << lang << ": one caption line per step\n" << r.output;
   }

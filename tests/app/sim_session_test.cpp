@@ -109,3 +109,54 @@ TEST(SimSession, LongSeeksAreSpreadOverFramesAndLandExactly) {
     EXPECT_EQ(session.simulation()->digest(), expected.at(target)) << "cycle " << target;
   }
 }
+
+namespace {
+
+app::SimControls small_launch() {
+  app::SimControls c;
+  c.gpu_preset = "h100";
+  c.cpu_preset = "i7-3960x";
+  c.kernel = sim::Kernel::naive;
+  c.shape = {64, 64, 64};
+  c.block = 16;
+  return c;
+}
+
+}  // namespace
+
+TEST(SimSession, FirstIssueLandsOnTheFirstCycleTheWarpIssues) {
+  app::SimSession session;
+  session.configure(small_launch());
+  session.seek_when_ready(app::SeekAnchor{app::SeekAnchor::Kind::first_issue, 0, 0});
+  session.wait_ready();
+  ASSERT_NE(session.simulation(), nullptr) << session.error();
+  EXPECT_FALSE(session.anchor_pending());
+  sim::Simulation& s = *session.simulation();
+  const std::int64_t found = session.cycle();
+  EXPECT_GT(found, 0) << "blocks take a while to launch: cycle 0 has no issuing warp";
+  EXPECT_EQ(s.warp_state(0, 0), sim::WarpState::issuing);
+  // No earlier cycle has that warp issuing.
+  for (std::int64_t c = 0; c < found; ++c) {
+    s.seek(c);
+    ASSERT_NE(s.warp_state(0, 0), sim::WarpState::issuing) << "cycle " << c;
+  }
+}
+
+TEST(SimSession, MidRunIsHalfTheSimulatedTotalAndAnyOtherSeekCancelsIt) {
+  app::SimSession session;
+  session.configure(small_launch());
+  session.seek_when_ready(app::SeekAnchor{app::SeekAnchor::Kind::mid_run});
+  session.wait_ready();
+  ASSERT_TRUE(session.complete()) << session.error();
+  EXPECT_EQ(session.cycle(), session.total_cycles() / 2);
+  EXPECT_GT(session.cycle(), 0);
+
+  app::SimControls other = small_launch();
+  other.shape = {96, 96, 96};
+  session.configure(other);
+  session.seek_when_ready(app::SeekAnchor{app::SeekAnchor::Kind::mid_run});
+  session.seek_when_ready(std::int64_t{7});  // asked for later: wins
+  session.wait_ready();
+  EXPECT_EQ(session.cycle(), 7);
+  EXPECT_FALSE(session.anchor_pending());
+}

@@ -148,3 +148,21 @@ TEST(BuiltinLessons, FirstStepPinsTheWholeState) {
     EXPECT_TRUE(s.gpu_preset && s.cpu_preset && s.m && s.n && s.k && s.kernel && s.block_size && s.zoom &&
                 s.highlight && s.panels && s.cycle && s.play && s.speed);
 }
+
+TEST(BuiltinLessons, EveryStepSaysWhatItsPictureMustShow) {
+    // The render test (GuiLesson.EveryBuiltInStepRendersInBothLanguages) holds each picture to these.
+    const Lesson en = load_clean("gpu-story.en.toml");
+    const Lesson ko = load_clean("gpu-story.ko.toml");
+    ASSERT_EQ(en.steps.size(), ko.steps.size());
+    for (std::size_t i = 0; i < en.steps.size(); ++i) {
+        ASSERT_TRUE(en.steps[i].expect.has_value()) << "step " << i + 1;
+        EXPECT_FALSE(en.steps[i].expect->empty()) << "step " << i + 1;
+        EXPECT_EQ(en.steps[i].expect, ko.steps[i].expect) << "step " << i + 1;
+    }
+    // The warp step opens where its 32 lanes issue, not on an empty chip.
+    const auto warp_step = std::find_if(en.steps.begin(), en.steps.end(), [](const Step& s) {
+        return s.zoom && s.zoom->kind == Zoom::Kind::warp;
+    });
+    ASSERT_NE(warp_step, en.steps.end());
+    EXPECT_EQ(warp_step->cycle, (CycleStart{CycleStart::Kind::first_issue, 0}));
+}

@@ -105,7 +105,7 @@ real_run = true
                                        {Highlight::Kind::cell, 10, 20, 0}};
     EXPECT_EQ(s.highlight, hl);
     EXPECT_EQ(s.panels, (std::vector<std::string>{"gpu", "cpu", "matrix", "timeline", "inspector", "timers", "caption"}));
-    EXPECT_EQ(s.cycle, 123456789012);
+    EXPECT_EQ(s.cycle, (ws::lesson::CycleStart{ws::lesson::CycleStart::Kind::at, 123456789012}));
     EXPECT_EQ(s.play, true);
     EXPECT_EQ(s.speed, 2.5);
     EXPECT_EQ(s.real_run, true);
@@ -228,6 +228,54 @@ TEST(LessonErrors, MalformedSpecs) {
     expect_error_at("zoom = \"sm:x\"", 8, "'sm:x': 'x' is not an index");
     expect_error_at("highlight = [\"cell:1:-2\"]", 14, "'-2' is not an index");
     expect_error_at("zoom = \"chip:1\"", 8, "unknown zoom 'chip:1'");
+}
+
+TEST(LessonCycle, FirstIssueAndMidRunAreReadFromTheSimulationLater) {
+    const ParseResult r = parse("title = \"T\"\n[[step]]\ncycle = \"first-issue\"\n[[step]]\ncycle = \"mid-run\"\n");
+    ASSERT_TRUE(r.ok()) << dump(r);
+    EXPECT_EQ(r.lesson->steps[0].cycle->kind, CycleStart::Kind::first_issue);
+    EXPECT_EQ(r.lesson->steps[1].cycle->kind, CycleStart::Kind::mid_run);
+    EXPECT_EQ(to_string(*r.lesson->steps[1].cycle), "mid-run");
+    expect_error_at("cycle = \"later\"", 9, "unknown cycle 'later'; a cycle is a number, \"first-issue\" or \"mid-run\"");
+    expect_error_at("cycle = true", 9, "'cycle' must be a number, \"first-issue\" or \"mid-run\"");
+}
+
+TEST(LessonExpect, ParsesNameOperatorValueAndPercentages) {
+    const ParseResult r =
+        parse("title = \"T\"\n[[step]]\nexpect = [\"lanes_issuing>=32\", \" lanes_waiting_memory > 50% \", \"drawn_timers == 1\"]\n");
+    ASSERT_TRUE(r.ok()) << dump(r);
+    const auto& e = *r.lesson->steps[0].expect;
+    ASSERT_EQ(e.size(), 3u);
+    EXPECT_EQ(e[0].name, "lanes_issuing");
+    EXPECT_EQ(e[0].op, Expectation::Op::ge);
+    EXPECT_EQ(e[0].value, 32);
+    EXPECT_FALSE(e[0].percent);
+    EXPECT_EQ(e[1].name, "lanes_waiting_memory");
+    EXPECT_EQ(e[1].op, Expectation::Op::gt);
+    EXPECT_TRUE(e[1].percent);
+    EXPECT_EQ(e[2].op, Expectation::Op::eq);
+    // 50 % of 100 active lanes: 51 meets "> 50%", 50 does not.
+    EXPECT_TRUE(expectation_met(e[1], 51, 100));
+    EXPECT_FALSE(expectation_met(e[1], 50, 100));
+    EXPECT_TRUE(expectation_met(e[0], 32, 0));
+    EXPECT_FALSE(expectation_met(e[0], 31, 0));
+}
+
+TEST(LessonExpect, ExpectationsBelongToTheirStepOnly) {
+    const ParseResult r = parse("title = \"T\"\n[[step]]\nexpect = [\"cycle > 0\"]\n[[step]]\ntitle = \"next\"\n");
+    ASSERT_TRUE(r.ok()) << dump(r);
+    EXPECT_EQ(state_at(*r.lesson, 0, {}).expect.size(), 1u);
+    EXPECT_TRUE(state_at(*r.lesson, 1, {}).expect.empty());
+}
+
+TEST(LessonExpect, ErrorsPointAtTheWordInsideTheString) {
+    // Column 11 is the opening quote: the name starts at 12, the operator and value after it.
+    expect_error_at("expect = [\"lanes_busy > 3\"]", 12, "unknown expectation name 'lanes_busy'; valid names: lanes,");
+    expect_error_at("expect = [\"cycle = 3\"]", 18, "expected one of >= <= > < == != after the name");
+    expect_error_at("expect = [\"cycle > x\"]", 20, "expected a number (0 or more) after the operator");
+    expect_error_at("expect = [\"cycle > 5%\"]", 21, "a percentage only applies to lanes_* names");
+    expect_error_at("expect = [\"cycle > 5 apples\"]", 22, "unexpected 'apples' after the value");
+    expect_error_at("expect = \"cycle > 5\"", 10, "'expect' must be an array of strings");
 }
 
 TEST(LessonErrors, UnknownKeysWarnWithLocationAndStillLoad) {

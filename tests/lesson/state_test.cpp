@@ -66,7 +66,7 @@ TEST(LessonState, LeftOutFieldsStayAsTheyWere) {
     EXPECT_EQ(s0.n, 77);
     EXPECT_EQ(s0.highlight.size(), 1u);
     EXPECT_EQ(s0.panels, std::vector<std::string>{"gpu"});
-    EXPECT_EQ(s0.cycle, 10);
+    EXPECT_EQ(s0.cycle.at, 10);
     EXPECT_TRUE(s0.play);
     EXPECT_EQ(s0.speed, 42);
     EXPECT_TRUE(s0.real_run);
@@ -79,7 +79,7 @@ TEST(LessonState, LeftOutFieldsStayAsTheyWere) {
     EXPECT_EQ(s1.k, 32);
     EXPECT_EQ(s1.zoom, (Zoom{Zoom::Kind::sm, 2, 0, 0}));
     EXPECT_EQ(s1.highlight.size(), 1u);
-    EXPECT_EQ(s1.cycle, 10);
+    EXPECT_EQ(s1.cycle.at, 10);
     EXPECT_TRUE(s1.play);
     EXPECT_FALSE(s1.real_run);  // an action, not carried over
 

@@ -17,6 +17,7 @@
 
 #include "cli_commands.hpp"
 #include "link_json.hpp"
+#include "warpscope/kernels/job.hpp"
 #include "warpscope/sim/cluster.hpp"
 #include "warpscope/sim/cluster_check.hpp"
 #include "warpscope/sim/links.hpp"
@@ -34,6 +35,8 @@ struct ClusterArgs {
   int gpus = 8, nodes = 0, micro_batches = 8;
   int size = 0, batch = 0, width = 0, hidden = 0, layers = 0, m = 0, n = 0, k = 0;
   bool ideal_links = false, json = false, timeline = false, no_check = false;
+  bool real = false;     // also split one real multiply over this machine's CUDA GPUs (cuda-multi)
+  int real_size = 8192;  // its M = N = K
 };
 
 struct BadInput : std::runtime_error {
@@ -298,6 +301,61 @@ void print_text(const sim::ClusterResult& r, const sim::ClusterCheck* check, con
   fmt::print("Times are simulated (a model of the preset's datasheet figures), not measured.\n");
 }
 
+// The real column split (issue 15 item 5) beside the simulation: cuda-multi over every CUDA GPU
+// here and cublas on one of them, the same problem, verified like every job. Measured here.
+struct RealSplit {
+  std::optional<std::string> unavailable;
+  kernels::JobResult multi, single;
+};
+
+RealSplit run_real_split(int size) {
+  RealSplit out;
+  out.unavailable = kernels::unavailable_reason("cuda-multi");
+  if (out.unavailable) return out;
+  const kernels::Shape shape{size, size, size};
+  kernels::JobControl control;
+  out.multi = kernels::run_job({"cuda-multi", shape, 0, 3}, control);
+  out.single = kernels::run_job({"cublas", shape, 0, 3}, control);
+  return out;
+}
+
+bool real_ok(const kernels::JobResult& r) { return !r.skipped && !r.failed && !r.cancelled && r.verified; }
+
+nlohmann::json real_json(const kernels::JobResult& r) {
+  nlohmann::json j{{"kernel", r.kernel}, {"verified", r.verified}, {"ms_median", r.ms_median},
+                   {"gflops", r.gflops}, {"max_rel_error", r.max_rel_error}, {"detail", r.detail}};
+  if (r.transfer_ms) j["transfer_ms"] = *r.transfer_ms;
+  if (r.skipped) j["skipped"] = *r.skipped;
+  if (r.failed) j["failed"] = *r.failed;
+  return j;
+}
+
+nlohmann::json real_split_json(const RealSplit& s, int size) {
+  if (s.unavailable) return {{"available", false}, {"reason", *s.unavailable}};
+  nlohmann::json j{{"available", true}, {"numbers", "measured here"}, {"size", size},
+                   {"multi", real_json(s.multi)}, {"single", real_json(s.single)}};
+  if (real_ok(s.multi) && real_ok(s.single)) j["speedup"] = s.single.ms_median / s.multi.ms_median;
+  return j;
+}
+
+void print_real_split(const RealSplit& s, int size) {
+  if (s.unavailable) {
+    fmt::print("real split: {}\n", *s.unavailable);
+    return;
+  }
+  fmt::print("real split (measured here, {0} x {0} x {0} fp32, B's columns split, median of 3):\n", size);
+  for (const auto* r : {&s.multi, &s.single}) {
+    if (r->skipped || r->failed) {
+      fmt::print("  {:<11} {}\n", r->kernel, r->skipped ? *r->skipped : *r->failed);
+      continue;
+    }
+    fmt::print("  {:<11} {:>9.3f} ms {:>9.0f} GFLOP/s  {}  ({})\n", r->kernel, r->ms_median, r->gflops,
+               r->verified ? "verified" : "NOT VERIFIED", r->detail);
+  }
+  if (real_ok(s.multi) && real_ok(s.single))
+    fmt::print("  {:.2f}x faster than one GPU (compute only; copies apart)\n", s.single.ms_median / s.multi.ms_median);
+}
+
 void run_cluster(const ClusterArgs& a, int& exit_code) {
   try {
     const sim::GpuPreset& gpu = sim::find_gpu(a.preset);
@@ -305,11 +363,19 @@ void run_cluster(const ClusterArgs& a, int& exit_code) {
     const sim::ClusterResult r = sim::simulate_cluster(gpu, config);
     std::optional<sim::ClusterCheck> check;
     if (!a.no_check) check = sim::check_cluster(r.config);
-    if (a.json)
-      std::printf("%s\n", result_json(r, check ? &*check : nullptr, a.timeline).dump(2).c_str());
-    else
+    std::optional<RealSplit> real;
+    if (a.real) real = run_real_split(a.real_size);
+    if (a.json) {
+      auto j = result_json(r, check ? &*check : nullptr, a.timeline);
+      if (real) j["real"] = real_split_json(*real, a.real_size);
+      std::printf("%s\n", j.dump(2).c_str());
+    } else {
       print_text(r, check ? &*check : nullptr, gpu, a.timeline);
+      if (real) print_real_split(*real, a.real_size);
+    }
     if (check && !check->ok) exit_code = 1;
+    // No GPUs to split over is said, not an error; a split that ran and failed or mismatched is.
+    if (real && !real->unavailable && !(real_ok(real->multi) && real_ok(real->single))) exit_code = 1;
   } catch (const BadInput& e) {
     std::fprintf(stderr, "warpscope: %s\n", e.what());
     exit_code = 2;
@@ -359,6 +425,10 @@ void add_cluster_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--timeline", a->timeline, "Print each GPU's timeline (with --json: every interval)");
   cmd->add_flag("--no-check", a->no_check, "Skip computing the split for real on this CPU");
   cmd->add_flag("--json", a->json, "Print JSON");
+  cmd->add_flag("--real", a->real,
+                "Also split one real fp32 multiply by columns over this machine's CUDA GPUs (cuda-multi, 2 or more) "
+                "and time it beside cublas on one; says so when there are fewer");
+  cmd->add_option("--real-size", a->real_size, "M = N = K of the real split (default 8192)")->check(CLI::Range(64, 32768));
   cmd->callback([a, &exit_code] { run_cluster(*a, exit_code); });
 }
 

@@ -13,6 +13,7 @@
 #include "cpu/cpu_kernels.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "gl/gl_backend.hpp"
+#include "multi_gpu.hpp"
 #include "gpu_outcome.hpp"
 #include "memory.hpp"
 #include "precision.hpp"
@@ -121,7 +122,7 @@ std::optional<std::string> gpu_memory_refusal(const std::string& kernel, const S
     return std::nullopt;
   }
   // cuBLAS allocates its own workspace on top of the three matrices.
-  const std::uint64_t workspace = kernel.rfind("cublas", 0) == 0 ? (64ull << 20) : 0;
+  const std::uint64_t workspace = kernel.rfind("cublas", 0) == 0 || kernel == "cuda-multi" ? (64ull << 20) : 0;
   if (const auto free_bytes = cuda::free_memory_bytes())
     return check_memory_fits(matrix_bytes(s) + workspace, *free_bytes, "GPU");
   return std::nullopt;
@@ -142,9 +143,15 @@ Run gpu_run(const cpu::Gemm& g, int warmups, int repeats, JobControl& control) {
 GpuOutcome run_cuda(const JobRequest& req, const cpu::Gemm& g, int warmups, int repeats, JobControl& control,
                     JobResult& r) {
   auto run = gpu_run<cuda::Run>(g, warmups, repeats, control);
+  r.api = "cuda";
+  if (req.kernel == "cuda-multi") {
+    r.device_name = std::to_string(cuda::device_count()) + " CUDA GPUs";
+    cuda::Outcome out = cuda::run_multi(run);
+    for (const auto& note : out.notes) append_detail(r, note);
+    return to_gpu_outcome(std::move(out));
+  }
   run.kernel = *cuda::parse_kernel(req.kernel);  // job_refusal let only registry names through
   run.expected_gflops = expected_gflops(req.kernel, 0);
-  r.api = "cuda";
   if (const auto facts = cuda::device_facts()) {
     r.device_name = facts->name;
     append_detail(r, facts->name);
@@ -187,6 +194,7 @@ double expected_gflops(const std::string& kernel, int threads) {
   if (kernel == "cublas") return 50000.0;
   if (kernel == "cublas-tf32") return 300000.0;
   if (kernel == "cublas-bf16") return 600000.0;
+  if (kernel == "cuda-multi") return 50000.0 * std::max(1, cuda::device_count());
   // GL kernels: a software renderer on a few cores is a thousand times slower than a GPU.
   const auto gl = gl::device_facts();
   const bool software = !gl || gl->software;

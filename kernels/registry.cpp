@@ -6,6 +6,7 @@
 #include "cpu/microkernel.hpp"
 #include "cuda/cuda_backend.hpp"
 #include "gl/gl_backend.hpp"
+#include "multi_gpu.hpp"
 #include "warpscope/kernels/job.hpp"
 
 namespace ws::kernels {
@@ -25,6 +26,8 @@ const std::vector<KernelInfo>& all_kernels() {
       {"cublas", Device::gpu, "NVIDIA cuBLAS cublasSgemm (fp32)", false},
       {"cublas-tf32", Device::gpu, "NVIDIA cuBLAS cublasGemmEx, TF32 tensor cores, FP32 accumulation", false},
       {"cublas-bf16", Device::gpu, "NVIDIA cuBLAS cublasGemmEx, BF16 inputs, FP32 accumulation", false},
+      {"cuda-multi", Device::gpu, "every CUDA GPU here, B's columns split between them, cuBLAS fp32 on each (needs 2+)",
+       false},
       {"gl-naive", Device::gpu, "OpenGL compute: one invocation per C element, operands from storage buffers", false},
       {"gl-tiled", Device::gpu, "OpenGL compute: 32x32 tiles of A and B staged in shared memory", false},
       {"gl-regblock", Device::gpu, "OpenGL compute: each invocation computes a block of C from shared tiles", false},
@@ -46,6 +49,7 @@ std::optional<std::string> unavailable_reason(const std::string& kernel) {
   if (kernel == "cpu-blas" && !cpu::blas_available()) return std::string("built without OpenBLAS");
   if (kernel == "cpu-parallel") return cpu::microkernel_refusal();
   if (is_gl_kernel(kernel)) return gl::unavailable_reason();
+  if (kernel == "cuda-multi") return cuda::multi_unavailable_reason();
   if (const auto cuda_kernel = cuda::parse_kernel(kernel)) return cuda::unavailable_reason(*cuda_kernel);
   return std::nullopt;
 }

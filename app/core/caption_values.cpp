@@ -496,6 +496,61 @@ const std::unordered_map<std::string_view, Lookup>& table() {
          return format_ratio(*g / *p);
        }},
       {"measured.verified", measured_verified},
+      // The cluster view's split, simulated (sim::simulate_cluster), rounded as the view rounds.
+      {"cluster.gpus", [](const CaptionContext& c) -> Value {
+         return c.cluster ? positive_int(c.cluster->config.gpus) : std::nullopt;
+       }},
+      {"cluster.nodes", [](const CaptionContext& c) -> Value {
+         return c.cluster ? positive_int(c.cluster->config.nodes) : std::nullopt;
+       }},
+      {"cluster.micro_batches", [](const CaptionContext& c) -> Value {
+         return c.cluster ? positive_int(c.cluster->config.micro_batches) : std::nullopt;
+       }},
+      {"cluster.speedup", [](const CaptionContext& c) -> Value {
+         return c.cluster ? Value(format_cluster_speedup(c.cluster->speedup)) : std::nullopt;
+       }},
+      {"cluster.efficiency_pct", [](const CaptionContext& c) -> Value {
+         return c.cluster ? Value(format_cluster_percent(c.cluster->efficiency)) : std::nullopt;
+       }},
+      {"cluster.allreduce_pct", [](const CaptionContext& c) -> Value {
+         return c.cluster ? Value(format_cluster_percent(c.cluster->collective_fraction)) : std::nullopt;
+       }},
+      {"cluster.bubble_pct", [](const CaptionContext& c) -> Value {
+         if (!c.cluster || c.cluster->config.strategy != sim::Strategy::pipeline) return std::nullopt;
+         return format_cluster_percent(c.cluster->idle_fraction);
+       }},
+      {"cluster.bubble_formula_pct", [](const CaptionContext& c) -> Value {
+         if (!c.cluster || c.cluster->config.strategy != sim::Strategy::pipeline) return std::nullopt;
+         return format_cluster_percent(c.cluster->bubble_formula);
+       }},
+      {"cluster.bubble_formula", [](const CaptionContext& c) -> Value {
+         if (!c.cluster || c.cluster->config.strategy != sim::Strategy::pipeline) return std::nullopt;
+         const int stages = c.cluster->config.gpus, micro = c.cluster->config.micro_batches;
+         // U+2212 MINUS SIGN, as the formula is printed in the lesson.
+         return fmt::format("(S\xE2\x88\x92" "1)/(M+S\xE2\x88\x92" "1) = ({0}\xE2\x88\x92" "1)/({1}+{0}\xE2\x88\x92" "1)",
+                            stages, micro);
+       }},
+      {"cluster.time_ms", [](const CaptionContext& c) -> Value {
+         return c.cluster ? Value(format_sig3(c.cluster->total_s * 1e3)) : std::nullopt;
+       }},
+      {"cluster.single_gpu_ms", [](const CaptionContext& c) -> Value {
+         return c.cluster ? Value(format_sig3(c.cluster->single_gpu_s * 1e3)) : std::nullopt;
+       }},
+      {"cluster.link", [](const CaptionContext& c) -> Value {
+         return c.cluster ? Value(c.cluster->intra.name) : std::nullopt;
+       }},
+      {"cluster.network", [](const CaptionContext& c) -> Value {
+         return c.cluster ? Value(c.cluster->network.name) : std::nullopt;
+       }},
+      {"cluster.curve", [](const CaptionContext& c) -> Value {
+         if (c.cluster_curve.empty()) return std::nullopt;
+         std::string out;
+         for (const auto& p : c.cluster_curve) {
+           if (!out.empty()) out += ", ";
+           out += fmt::format("{} \xE2\x86\x92 {}\xC3\x97", p.gpus, format_cluster_speedup(p.speedup));
+         }
+         return out;
+       }},
   };
   return t;
 }

@@ -7,7 +7,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "core/cluster_setup.hpp"
 #include "lesson/i18n.hpp"
 #include "warpscope/kernels/job.hpp"
 #include "warpscope/sim/presets.hpp"
@@ -32,6 +34,10 @@ struct CaptionContext {
   // cpu_progress_at_gpu_finish(). Without it, sim.cpu_* keys are only known while the
   // simulation stands exactly at its last cycle.
   std::optional<double> cpu_progress_at_finish;
+  // The cluster view's split for this step (cluster.* keys), and its speed-up from 1 to 64 GPUs
+  // (cluster.curve; filled only when a caption quotes it: it is seven simulations).
+  const sim::ClusterResult* cluster = nullptr;
+  std::vector<ScalingPoint> cluster_curve;
   // Language of the words some values are made of (measured.verified, "no GPU").
   lesson::Language language = lesson::Language::en;
 };

@@ -33,7 +33,7 @@ ModelFor model_for_real_kernel(std::string_view name) {
   if (ends_with(name, "-regblock")) return {sim::Kernel::regblock, false};
   // Warp tiling is register blocking with the lanes arranged by warp: regblock is the nearest model.
   if (ends_with(name, "-warptiled")) return {sim::Kernel::regblock, true};
-  if (name == "cublas") return {sim::Kernel::regblock, true};
+  if (name == "cublas" || name == "cuda-multi") return {sim::Kernel::regblock, true};
   return {sim::Kernel::tiled, !name.empty()};
 }
 

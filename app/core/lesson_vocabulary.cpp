@@ -4,6 +4,7 @@
 
 #include "warpscope/kernels/job.hpp"
 #include "warpscope/kernels/system_info.hpp"
+#include "warpscope/sim/cluster.hpp"
 #include "warpscope/sim/presets.hpp"
 #include "warpscope/sim/simulation.hpp"
 
@@ -29,6 +30,7 @@ lesson::Vocabulary registry_vocabulary() {
   for (const auto& name : v.sim_kernels)
     if (sim::uses_tensor_cores(*sim::parse_kernel(name))) v.tensor_kernels.push_back(name);
   for (const auto& k : kernels::all_kernels()) add_unique(v.real_kernels, k.name);
+  v.cluster_strategies = sim::strategy_names();
   return v;
 }
 

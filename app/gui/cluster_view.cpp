@@ -1,11 +1,13 @@
 #include "gui/cluster_view.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "core/cluster_setup.hpp"
 #include "gui/theme.hpp"
 #include "warpscope/sim/presets.hpp"
 
@@ -29,26 +31,46 @@ ImU32 kind_colour(sim::ActivityKind k) {
   return 0;
 }
 
+// One line of figures, wrapped at the panel's edge: at 2x text on a projector they do not fit on
+// one line.
+void wrapped_text(const ImVec4& colour, const std::string& s) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(s.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
 std::string time_text(double s) { return s >= 1e-3 ? fmt::format("{:.2f} ms", s * 1e3) : fmt::format("{:.0f} us", s * 1e6); }
 
 }  // namespace
+
+void ClusterView::set(const lesson::ClusterSetting& setting) {
+  const auto names = sim::strategy_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == setting.strategy) strategy = static_cast<int>(i);
+  gpus = setting.gpus;
+  nodes = setting.nodes;
+  micro_batches = setting.micro_batches;
+  size = setting.size;
+  show_curve = setting.curve;
+}
+
+lesson::ClusterSetting ClusterView::setting() const {
+  return {sim::strategy_names()[static_cast<std::size_t>(strategy)], gpus, nodes, micro_batches, size, show_curve};
+}
 
 void ClusterView::update(const std::string& gpu_preset) {
   const std::string key = fmt::format("{}|{}|{}|{}|{}|{}", gpu_preset, gpus, nodes, strategy, micro_batches, size);
   if (key == key_) return;
   key_ = key;
   result_.reset();
+  curve_.clear();
+  curve_done_ = false;
   error_.clear();
   try {
-    const sim::GpuPreset* gpu = &sim::find_gpu(gpu_preset);
-    if (gpu->interconnect.link.empty()) gpu = &sim::find_gpu("h100");
-    sim::ClusterConfig c;
-    c.gpus = gpus;
-    c.nodes = nodes;
-    c.strategy = *sim::parse_strategy(sim::strategy_names()[static_cast<std::size_t>(strategy)]);
-    c.micro_batches = micro_batches;
-    c.mlp = {size, size, 4 * size, c.strategy == sim::Strategy::pipeline ? std::max(2, gpus) : 2};
-    result_ = sim::simulate_cluster(*gpu, c);
+    // The same configuration the lesson captions quote (core/cluster_setup.hpp).
+    result_ = simulate_setting(gpu_preset, setting());
   } catch (const std::exception& e) {
     error_ = e.what();
   }
@@ -56,7 +78,21 @@ void ClusterView::update(const std::string& gpu_preset) {
 
 void ClusterView::draw(ImVec2 avail, const std::string& gpu_preset, lesson::Language lang) {
   drawn_ = true;
+  drawn = true;
+  // The Gantt rows share what is left under the controls and the lines of figures.
+  const float bottom = ImGui::GetCursorScreenPos().y + avail.y;
   chips_drawn_ = gantt_rows_drawn_ = intervals_drawn_ = 0;
+  if (!hide_controls) draw_controls(lang);
+  update(gpu_preset);
+  if (show_curve && !curve_done_) {
+    // Seven simulations, once per split: the curve does not depend on the GPU count shown.
+    curve_ = scaling_curve(gpu_preset, setting());
+    curve_done_ = true;
+  }
+  draw_result(avail.x, bottom, lang);
+}
+
+void ClusterView::draw_controls(lesson::Language lang) {
   const auto names = sim::strategy_names();
   const float field = ImGui::GetFontSize() * 7;
   ImGui::SetNextItemWidth(field);
@@ -77,8 +113,12 @@ void ClusterView::draw(ImVec2 avail, const std::string& gpu_preset, lesson::Lang
   ImGui::SameLine();
   ImGui::SetNextItemWidth(field);
   ImGui::InputInt(tr("cluster.size", lang), &size, 256, 1024);
-  size = std::clamp(size, 64, 32768);
-  update(gpu_preset);
+  ImGui::SameLine();
+  ImGui::Checkbox(tr("cluster.curve", lang), &show_curve);
+  size = std::clamp(size, lesson::kMinClusterSize, lesson::kMaxClusterSize);
+}
+
+void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang) {
 
   if (!result_) {
     scaling_line_.clear();
@@ -87,18 +127,19 @@ void ClusterView::draw(ImVec2 avail, const std::string& gpu_preset, lesson::Lang
   }
   const sim::ClusterResult& r = *result_;
   // Rounded here: the string tables carry plain {} placeholders in both languages.
-  scaling_line_ = trf("cluster.scaling", lang, r.config.gpus, fmt::format("{:.1f}", r.speedup),
-                      fmt::format("{:.0f}", 100 * r.efficiency), fmt::format("{:.0f}", 100 * r.collective_fraction));
-  ImGui::TextColored(colour_simulated(), "%s", scaling_line_.c_str());
-  ImGui::TextDisabled("%s", trf("cluster.links", lang, r.intra.name, r.network.name, time_text(r.total_s),
-                                time_text(r.single_gpu_s)).c_str());
+  scaling_line_ = trf("cluster.scaling", lang, r.config.gpus, format_cluster_speedup(r.speedup),
+                      format_cluster_percent(r.efficiency), format_cluster_percent(r.collective_fraction));
+  const ImVec4 disabled = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+  wrapped_text(colour_simulated(), scaling_line_);
+  wrapped_text(disabled, trf("cluster.links", lang, r.intra.name, r.network.name, time_text(r.total_s),
+                             time_text(r.single_gpu_s)));
   if (r.config.strategy == sim::Strategy::pipeline)
-    ImGui::TextDisabled("%s", trf("cluster.bubble", lang, fmt::format("{:.0f}", 100 * r.idle_fraction),
-                                  fmt::format("{:.0f}", 100 * r.bubble_formula)).c_str());
+    wrapped_text(disabled, trf("cluster.bubble", lang, format_cluster_percent(r.idle_fraction),
+                               format_cluster_percent(r.bubble_formula)));
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float width = std::max(avail.x, 200.0f);
+  const float width = std::max(avail_w, 200.0f);
   const float font = ImGui::GetFontSize();
   const ImU32 text = u32(ImGui::GetStyleColorVec4(ImGuiCol_Text));
   const ImU32 frame = u32(ImGui::GetStyleColorVec4(ImGuiCol_Border));
@@ -135,8 +176,16 @@ void ClusterView::draw(ImVec2 avail, const std::string& gpu_preset, lesson::Lang
 
   // Gantt: a row a GPU on one clock.
   const float label_w = font * 3;
-  const float plot_w = width - label_w - 8;
-  const float space = std::max(avail.y - (y - origin.y) - font * 2.5f, 40.0f);
+  const float gantt_w = show_curve ? std::floor(width * 0.58f) : width;
+  const float plot_w = gantt_w - label_w - 8;
+  // Under the rows: the time axis, the legend and the real split's line, each wrapped to the width.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float legend_h = ImGui::CalcTextSize(tr("cluster.legend", lang), nullptr, false, width).y;
+  const std::string unavailable = real_unavailable_text(lang);
+  const float real_h = !unavailable.empty() ? ImGui::CalcTextSize(unavailable.c_str(), nullptr, false, width).y
+                                            : ImGui::GetFrameHeight() + 2 * ImGui::GetTextLineHeightWithSpacing();
+  const float below = 4 + font * 1.2f + legend_h + real_h + 3 * style.ItemSpacing.y + style.WindowPadding.y;
+  const float space = std::max(bottom - y - below, 40.0f);
   const float row_h = std::clamp(space / n, 2.0f, font * 1.2f);
   const int rows = std::min(n, static_cast<int>(space / row_h));
   const double scale = r.total_s > 0 ? plot_w / r.total_s : 0;
@@ -155,12 +204,109 @@ void ClusterView::draw(ImVec2 avail, const std::string& gpu_preset, lesson::Lang
     if (row_h >= font * 0.8f) dl->AddText(ImVec2(origin.x, y + g * row_h), text, lesson::trf("cluster.gpu_row", lang, g).c_str());
     ++gantt_rows_drawn_;
   }
+  if (show_curve) draw_curve(ImVec2(origin.x + gantt_w + font, y), ImVec2(width - gantt_w - font, space), lang);
   y += rows * row_h + 4;
   dl->AddText(ImVec2(origin.x + label_w, y), text, "0");
   const std::string end = time_text(r.total_s);
   dl->AddText(ImVec2(origin.x + label_w + plot_w - ImGui::CalcTextSize(end.c_str()).x, y), text, end.c_str());
   ImGui::SetCursorScreenPos(ImVec2(origin.x, y + font * 1.2f));
-  ImGui::TextDisabled("%s", tr("cluster.legend", lang));
+  wrapped_text(disabled, tr("cluster.legend", lang));
+  draw_real_split(lang);
+}
+
+// Speed-up against GPU count on log2-log2 axes (1..64 both ways): the ideal is the diagonal, the
+// model's curve falls away from it as communication grows; the GPU count shown is ringed.
+void ClusterView::draw_curve(ImVec2 at, ImVec2 size, lesson::Language lang) {
+  curve_points_drawn_ = 0;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float font = ImGui::GetFontSize();
+  const ImU32 text = u32(ImGui::GetStyleColorVec4(ImGuiCol_Text));
+  const ImU32 faint = u32(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), 0.6f);
+  const char* title = tr("cluster.curve_title", lang);
+  const float title_h = ImGui::CalcTextSize(title, nullptr, false, size.x).y;
+  const float left = at.x + font * 1.6f, right = at.x + size.x - font * 0.8f;
+  const float top = at.y + title_h + font * 0.6f, bottom = at.y + size.y - font * 1.3f;
+  if (right - left < font * 4 || bottom - top < font * 4) return;  // too small to read: the caption has the figures
+  dl->AddText(ImGui::GetFont(), font, ImVec2(at.x, at.y), text, title, nullptr, size.x);
+  const auto px = [&](double gpus) { return left + static_cast<float>(std::log2(gpus) / 6.0) * (right - left); };
+  const auto py = [&](double speedup) {
+    const double l = std::clamp(std::log2(std::max(speedup, 1.0)), 0.0, 6.0);
+    return bottom - static_cast<float>(l / 6.0) * (bottom - top);
+  };
+  for (int g = 1; g <= 64; g *= 2) {
+    const std::string label = std::to_string(g);
+    dl->AddLine(ImVec2(px(g), top), ImVec2(px(g), bottom), faint);
+    dl->AddLine(ImVec2(left, py(g)), ImVec2(right, py(g)), faint);
+    const ImVec2 ls = ImGui::CalcTextSize(label.c_str());
+    dl->AddText(ImVec2(px(g) - ls.x / 2, bottom + 2), text, label.c_str());
+    dl->AddText(ImVec2(left - ls.x - 3, py(g) - ls.y / 2), text, label.c_str());
+  }
+  dl->AddLine(ImVec2(px(1), py(1)), ImVec2(px(64), py(64)), u32(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled)), 1.5f);
+  const ImU32 model = u32(colour_simulated());
+  for (std::size_t i = 0; i < curve_.size(); ++i) {
+    const ImVec2 p(px(curve_[i].gpus), py(curve_[i].speedup));
+    if (i > 0) dl->AddLine(ImVec2(px(curve_[i - 1].gpus), py(curve_[i - 1].speedup)), p, model, 2.5f);
+    dl->AddCircleFilled(p, 3.5f, model);
+    if (curve_[i].gpus == gpus) dl->AddCircle(p, 7.0f, text, 0, 1.5f);
+    ++curve_points_drawn_;
+  }
+  dl->AddText(ImGui::GetFont(), font, ImVec2(left + 4, top), u32(colour_simulated()), tr("cluster.curve_legend", lang),
+              nullptr, right - left - 8);
+}
+
+std::string ClusterView::real_unavailable_text(lesson::Language lang) {
+  if (!real_unavailable_) real_unavailable_ = kernels::unavailable_reason("cuda-multi");
+  if (!*real_unavailable_) return {};
+  // The common reason in the window's language: "needs 2 CUDA GPUs; this machine has N".
+  std::string why = **real_unavailable_;
+  constexpr std::string_view needs = "needs 2 CUDA GPUs; this machine has ";
+  if (why.rfind(needs, 0) == 0) {
+    const std::string rest = why.substr(needs.size());
+    const std::size_t digits = rest.find_first_not_of("0123456789");
+    why = trf("cluster.real_needs_gpus", lang, rest.substr(0, digits)) +
+          (digits == std::string::npos ? std::string() : rest.substr(digits));
+  }
+  return trf("cluster.real_unavailable", lang, why);
+}
+
+void ClusterView::draw_real_split(lesson::Language lang) {
+  const std::string unavailable = real_unavailable_text(lang);
+  if (!unavailable.empty()) {
+    wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), unavailable);
+    return;
+  }
+  if (real_running_.valid()) {
+    if (real_running_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+      ImGui::TextDisabled("%s", tr("cluster.real_running", lang));
+      return;
+    }
+    real_ = real_running_.get();
+  }
+  if (!hide_controls && ImGui::Button(trf("cluster.real_run", lang, kRealSize).c_str())) {
+    real_running_ = std::async(std::launch::async, [] {
+      const kernels::Shape shape{kRealSize, kRealSize, kRealSize};
+      kernels::JobControl control;
+      RealPair pair;
+      pair.multi = kernels::run_job({"cuda-multi", shape, 0, 3}, control);
+      pair.single = kernels::run_job({"cublas", shape, 0, 3}, control);
+      return pair;
+    });
+  }
+  if (!real_) return;
+  const auto& m = real_->multi;
+  const auto& o = real_->single;
+  const auto ran = [](const kernels::JobResult& r) { return !r.skipped && !r.failed && !r.cancelled && r.verified; };
+  if (!ran(m) || !ran(o)) {
+    const auto& bad = ran(m) ? o : m;
+    const std::string why = bad.skipped ? *bad.skipped : bad.failed ? *bad.failed : std::string("not verified");
+    ImGui::TextColored(colour_error(), "%s", trf("cluster.real_failed", lang, bad.kernel + ": " + why).c_str());
+    return;
+  }
+  ImGui::TextColored(colour_measured(), "%s",
+                     trf("cluster.real_result", lang, kRealSize, m.device_name, fmt::format("{:.2f}", m.ms_median),
+                         fmt::format("{:.2f}", o.ms_median), fmt::format("{:.2f}", o.ms_median / m.ms_median),
+                         tr("label.verified", lang))
+                         .c_str());
 }
 
 nlohmann::json ClusterView::state() const {
@@ -175,6 +321,8 @@ nlohmann::json ClusterView::state() const {
                    {"chips_drawn", chips_drawn_},
                    {"gantt_rows_drawn", gantt_rows_drawn_},
                    {"intervals_drawn", intervals_drawn_},
+                   {"curve_shown", show_curve},
+                   {"curve_points_drawn", show_curve ? curve_points_drawn_ : 0},
                    {"error", error_}};
   if (result_) {
     j["preset"] = result_->preset;

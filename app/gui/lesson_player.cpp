@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/lesson_vocabulary.hpp"
+#include "gui/cluster_view.hpp"
 #include "gui/real_run_panel.hpp"
 #include "gui/simulation_panel.hpp"
 #include "lesson/facts.hpp"
@@ -151,6 +152,10 @@ void LessonPlayer::apply(RealRunView& real, SimulationPanel& sim, bool resume_li
   }
 }
 
+void LessonPlayer::apply_cluster(ClusterView& view) const {
+  if (lesson_) view.set(state_.cluster);
+}
+
 PanelVisibility LessonPlayer::visibility() const {
   if (!lesson_) return {};
   PanelVisibility v{false, false, false, false, false, false, false};
@@ -164,6 +169,7 @@ PanelVisibility LessonPlayer::visibility() const {
     if (p == "caption") v.caption = true;
     if (p == "roofline") v.roofline = true;
     if (p == "generations") v.generations = true;
+    if (p == "cluster") v.cluster = true;
   }
   return v;
 }

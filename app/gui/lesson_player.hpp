@@ -11,6 +11,7 @@
 
 namespace ws::app {
 
+struct ClusterView;
 struct RealRunView;
 struct SimulationPanel;
 
@@ -19,6 +20,7 @@ struct PanelVisibility {
   bool gpu = true, cpu = true, matrix = true, timeline = true, inspector = true, timers = true, caption = true;
   bool roofline = false;  // shown only when a step names it (or the View menu asks for it)
   bool generations = false;  // the GPU generations table: likewise
+  bool cluster = false;      // the cluster view: likewise
 };
 
 class LessonPlayer {
@@ -46,6 +48,8 @@ class LessonPlayer {
   // ("mid-run", "first-issue" or a number), not the cycle the window happened to be at.
   void start_at(std::size_t step, RealRunView& real, SimulationPanel& sim);
   PanelVisibility visibility() const;
+  // Sets the cluster view to the step's split (its `cluster` field, carried like any other).
+  void apply_cluster(ClusterView& view) const;
   // Whether this frame's control changes came from the lesson (not from the user).
   bool applied_this_frame() const { return applied_; }
   void clear_applied_flag() { applied_ = false; }

@@ -258,6 +258,34 @@ CaptionContent compose_lesson_caption(LessonPlayer& player, RealRunView& real, S
     ctx.gpu_result = gpu_side->result;
     if (gpu_side->elsewhere || ctx.gpu_name.empty()) ctx.gpu_name = gpu_side->name;
   }
+  // The cluster view's split for this step, worked out as the view does (core/cluster_setup.hpp),
+  // only when the caption quotes it; cached, since a caption is composed every frame.
+  static std::string cluster_for;
+  static std::optional<sim::ClusterResult> cluster;
+  static std::vector<ScalingPoint> curve;
+  bool quotes_cluster = false, quotes_curve = false;
+  for (const auto& key : lesson::caption_placeholders(st.caption)) {
+    quotes_cluster |= key.rfind("cluster.", 0) == 0;
+    quotes_curve |= key == "cluster.curve";
+  }
+  if (quotes_cluster) {
+    const auto& cs = st.cluster;
+    const std::string key = fmt::format("{}|{}|{}|{}|{}|{}|{}", sim.controls.gpu_preset, cs.strategy, cs.gpus, cs.nodes,
+                                        cs.micro_batches, cs.size, quotes_curve);
+    if (key != cluster_for) {
+      cluster_for = key;
+      cluster.reset();
+      curve.clear();
+      try {
+        cluster = simulate_setting(sim.controls.gpu_preset, cs);
+        if (quotes_curve) curve = scaling_curve(sim.controls.gpu_preset, cs);
+      } catch (const std::exception&) {
+        // A split the model refuses leaves the values as dashes; the cluster view says why.
+      }
+    }
+    if (cluster) ctx.cluster = &*cluster;
+    ctx.cluster_curve = curve;
+  }
   // No hardware GPU here and no run measured elsewhere: a GPU figure can never come. The step's
   // caption_no_gpu says the point without it; a caption without one gets words for the values.
   ctx.no_gpu_here = ctx.gpu_name.empty() && ctx.gpu_result == nullptr;

@@ -18,6 +18,10 @@ nlohmann::json picture_counts(const SimulationPanel& sim, const RealRunView& rea
   c["drawn_timers"] = drawn.timers ? 1 : 0;
   c["drawn_roofline"] = drawn.roofline ? 1 : 0;
   c["drawn_generations"] = drawn.generations ? 1 : 0;
+  c["drawn_cluster"] = drawn.cluster ? 1 : 0;
+  c["cluster_gpus"] = drawn.cluster_gpus;
+  c["cluster_gantt_rows"] = drawn.cluster_gantt_rows;
+  c["cluster_curve_points"] = drawn.cluster_curve_points;
   c["measured_cpu"] = real.session.cpu_result() ? 1 : 0;
   if (c["drawn_matrix"] == 1) {
     const auto& h = sim.matrix_view.highlight_drawn;

@@ -16,7 +16,9 @@ struct RealRunView;
 
 // Panels drawn last frame that the simulation panel does not record itself.
 struct DrawnPanels {
-  bool timers = false, roofline = false, generations = false;
+  bool timers = false, roofline = false, generations = false, cluster = false;
+  // What the cluster view drew: GPUs shown, Gantt rows, points of the scaling curve.
+  int cluster_gpus = 0, cluster_gantt_rows = 0, cluster_curve_points = 0;
 };
 
 // {name: count} for every lesson::expectation_names() entry. `zoom` picks the lanes counted.

@@ -351,8 +351,11 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     // The figures' column lets "running" or "queued" run on into the empty cells beside it.
     const auto headers = fitting_headers({T("run.col_median_ms"), "GFLOP/s", T("run.col_copy_ms"), T("run.col_check")},
                                          {"ms", "GFLOP/s", T("run.col_copy"), T("run.ok")});
+    // GFLOP/s (the figure a lecture reads out) is as wide as its widest text, never cut by a few
+    // pixels when the stretched columns share out a narrow panel; the others stretch.
     for (std::size_t i = 0; i < headers.names.size(); ++i)
       ImGui::TableSetupColumn(headers.names[i], (i == 0 ? ImGuiTableColumnFlags_NoClip : ImGuiTableColumnFlags_None) |
+                                                    (i == 1 ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_None) |
                                                     (i < headers.keep ? ImGuiTableColumnFlags_None
                                                                       : ImGuiTableColumnFlags_Disabled));
     ImGui::TableHeadersRow();

@@ -72,12 +72,33 @@ bool preset_combo(const char* label, std::string& id, const std::vector<std::str
   return changed;
 }
 
+bool legend_entry_shown(const LegendEntry& entry, bool tensor) {
+  // Only a tensor-core kernel has lanes on the tensor core: the entry would explain nothing else.
+  return tensor || entry.value != static_cast<std::uint8_t>(sim::WarpState::on_tensor_core);
+}
+
+// The legend's height when wrapped to `width`, as draw_legend lays it out.
+float legend_height(bool tensor, float width) {
+  const float swatch = std::round(ImGui::GetFontSize() * 0.7f);
+  int lines = 1;
+  float x = 0;
+  for (const auto& entry : lane_legend()) {
+    if (!legend_entry_shown(entry, tensor)) continue;
+    const float w = swatch + 4 + ImGui::CalcTextSize(T(entry.label)).x;
+    if (x > 0 && x + w > width) {
+      ++lines;
+      x = 0;
+    }
+    x += w + 14;
+  }
+  return lines * ImGui::GetTextLineHeightWithSpacing();
+}
+
 void draw_legend(bool tensor) {
   const auto palette = lane_palette();
   bool first = true;
   for (const auto& entry : lane_legend()) {
-    // Only a tensor-core kernel has lanes on the tensor core: the entry would explain nothing else.
-    if (entry.value == static_cast<std::uint8_t>(sim::WarpState::on_tensor_core) && !tensor) continue;
+    if (!legend_entry_shown(entry, tensor)) continue;
     const auto& c = palette[entry.value];
     // Wrap before an entry that would run past the panel's edge rather than clip it.
     // The swatch grows with the text, so it stays visible from the back row.
@@ -148,9 +169,15 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", note.c_str());  // a long note wraps at the panel's edge instead of running off it
   ImGui::PopStyleColor();
-  draw_legend(sim::uses_tensor_cores(controls.kernel));
-
   const float timeline_h = show.timeline ? ImGui::GetTextLineHeightWithSpacing() * 3 + 12 : 0;
+  // The chip comes before its legend: where both do not fit (a small window with large text),
+  // the legend gives way rather than leave the animation a strip or push text out of the panel.
+  const bool tensor = sim::uses_tensor_cores(controls.kernel);
+  const float room_below = size.y - (ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y) - timeline_h;
+  const float min_chip_h = ImGui::GetTextLineHeightWithSpacing() * 5;
+  legend_shown = !show.gpu || room_below - legend_height(tensor, ImGui::GetContentRegionAvail().x) >= min_chip_h;
+  if (legend_shown) draw_legend(tensor);
+
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float main_h = std::max(50.0f, size.y - (ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y) - timeline_h);
   const bool side = show.cpu || show.matrix || (show.inspector && !clean);

@@ -388,12 +388,18 @@ int run_gui(const GuiOptions& options) {
     if (pres.show_roofline || pres.show_generations) {
       show.roofline = pres.show_roofline;
       show.generations = pres.show_generations && !pres.show_roofline;
+      show.cluster = false;
       show.gpu = show.cpu = show.matrix = show.timeline = show.inspector = false;
     }
     // The roofline and the generations table share the lower slot; the roofline has it when a
     // step names both.
     if (show.roofline) show.generations = false;
-    const bool lower_shown = show.roofline || show.generations;
+    // A lesson step that names the cluster view puts it in the same slot (the roofline and the
+    // generations table keep it when a step names them too).
+    if (show.roofline || show.generations) show.cluster = false;
+    const bool lower_shown = show.roofline || show.generations || show.cluster;
+    cluster_view.drawn = false;
+    if (player.active() && player.applied_this_frame()) player.apply_cluster(cluster_view);
     roofline_panel.drawn = false;
     generations_panel.drawn = false;
     float top = 0;
@@ -464,13 +470,18 @@ int run_gui(const GuiOptions& options) {
       if (show.roofline) {
         ImGui::Begin(lesson::tr("panel.roofline", lang), nullptr, fixed);
         roofline_panel.draw(ImGui::GetContentRegionAvail(), real_run, sim_panel.session, sim_panel.controls.gpu_preset);
+      } else if (show.cluster) {
+        ImGui::Begin(lesson::tr("panel.cluster", lang), nullptr, fixed);
+        cluster_view.hide_controls = controls_hidden;
+        cluster_view.draw(ImGui::GetContentRegionAvail(), sim_panel.controls.gpu_preset, lang);
       } else {
         ImGui::Begin(lesson::tr("panel.generations", lang), nullptr, fixed);
         generations_panel.draw(ImGui::GetContentRegionAvail(), sim_panel.controls.gpu_preset, lang);
       }
       ImGui::End();
     }
-    if (pres.show_cluster) {
+    if (pres.show_cluster && !show.cluster) {
+      cluster_view.hide_controls = false;
       ImGui::SetNextWindowPos(ImVec2(size.x * 0.1f, top + size.y * 0.08f), ImGuiCond_Appearing);
       ImGui::SetNextWindowSize(ImVec2(size.x * 0.8f, size.y * 0.8f), ImGuiCond_Appearing);
       ImGui::SetNextWindowBgAlpha(1.0f);  // over the layout: the panels behind must not show through
@@ -478,7 +489,13 @@ int run_gui(const GuiOptions& options) {
         cluster_view.draw(ImGui::GetContentRegionAvail(), sim_panel.controls.gpu_preset, lang);
       ImGui::End();
     }
-    drawn_panels = {show.timers, roofline_panel.drawn, generations_panel.drawn};
+    drawn_panels = {show.timers, roofline_panel.drawn, generations_panel.drawn, cluster_view.drawn};
+    if (cluster_view.drawn) {
+      const auto cluster_state = cluster_view.state();
+      drawn_panels.cluster_gpus = cluster_state.value("gpus", 0);
+      drawn_panels.cluster_gantt_rows = cluster_state.value("gantt_rows_drawn", 0);
+      drawn_panels.cluster_curve_points = cluster_state.value("curve_points_drawn", 0);
+    }
     if (real_edited) real_run.session.note_controls_edited(now);
     if (!(real_run.session.controls() == last_controls)) {
       // The user moved a real-run control: the animation follows the real run again.
@@ -749,7 +766,7 @@ int run_gui(const GuiOptions& options) {
     // its pixels, so a test can check the drawing against the maths.
     state["roofline"] = roofline_panel.drawn ? roofline_panel.state() : nlohmann::json{{"shown", false}};
     state["generations"] = generations_panel.drawn ? generations_panel.state() : nlohmann::json{{"shown", false}};
-    state["cluster"] = pres.show_cluster ? cluster_view.state() : nlohmann::json{{"shown", false}};
+    state["cluster"] = cluster_view.drawn ? cluster_view.state() : nlohmann::json{{"shown", false}};
     std::printf("%s\n", state.dump().c_str());
   }
   gl_worker.reset();  // waits for a running GL job to leave the worker context, then destroys it

@@ -27,6 +27,10 @@ const std::vector<std::string_view>& known_caption_keys() {
         "measured.size", "measured.cpu_name", "measured.gpu_name", "measured.cpu_threads",
         "measured.cpu_kernel", "measured.gpu_kernel", "measured.cpu_ms", "measured.gpu_ms",
         "measured.cpu_gflops", "measured.gpu_gflops", "measured.ratio", "measured.verified",
+        // The cluster view's split (the step's `cluster` setting), simulated.
+        "cluster.gpus", "cluster.nodes", "cluster.micro_batches", "cluster.speedup", "cluster.efficiency_pct",
+        "cluster.allreduce_pct", "cluster.bubble_pct", "cluster.bubble_formula", "cluster.bubble_formula_pct", "cluster.time_ms",
+        "cluster.single_gpu_ms", "cluster.link", "cluster.network", "cluster.curve",
     };
     return keys;
 }

@@ -50,6 +50,10 @@ const std::vector<ExpectationName>& expectation_names() {
         {"drawn_timers", "the real-run panel (measured on this machine) was drawn"},
         {"drawn_roofline", "the roofline was drawn"},
         {"drawn_generations", "the GPU generations table was drawn"},
+        {"drawn_cluster", "the cluster view was drawn"},
+        {"cluster_gpus", "GPUs in the cluster view's split"},
+        {"cluster_gantt_rows", "rows of the cluster view's per-GPU timeline drawn"},
+        {"cluster_curve_points", "points of the scaling curve drawn (0: no curve)"},
         {"measured_cpu", "1 when a CPU run measured on this machine is shown"},
     };
     return names;

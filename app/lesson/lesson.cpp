@@ -53,7 +53,8 @@ constexpr std::string_view kStepKeys[] = {
     "title",      "caption", "gpu_preset", "cpu_preset", "m",      "n",       "k",
     "kernel",     "block_size", "cpu_kernel", "gpu_kernel", "real_m", "real_n", "real_k",
     "threads",    "zoom",    "highlight",  "panels",     "cycle",  "play",    "speed",
-    "real_run",   "caption_no_gpu", "expect"};
+    "real_run",   "caption_no_gpu", "expect", "cluster"};
+constexpr std::string_view kClusterKeys[] = {"strategy", "gpus", "nodes", "micro_batches", "size", "curve"};
 constexpr std::string_view kLanguages[] = {"en", "ko"};
 
 std::string_view type_name(const toml::node& n) {
@@ -434,6 +435,46 @@ private:
         return out;
     }
 
+    std::optional<ClusterChange> cluster_of(const toml::node& n) {
+        const auto* tbl = n.as_table();
+        if (!tbl) {
+            wrong_type(n, "cluster", "a table such as { strategy = \"data\", gpus = 8 }");
+            return std::nullopt;
+        }
+        ClusterChange c;
+        bool ok = true;
+        const auto whole = [&](const toml::node& v, std::string_view key, std::int64_t lo, std::int64_t hi,
+                               std::optional<int>& out) {
+            if (auto x = int_in(v, key, lo, hi))
+                out = static_cast<int>(*x);
+            else
+                ok = false;
+        };
+        for (const auto& [key, node] : *tbl) {
+            const std::string_view k = key.str();
+            if (k == "strategy") {
+                c.strategy = name_in(node, "cluster.strategy", "cluster strategy", vocab_.cluster_strategies);
+                ok &= c.strategy.has_value();
+            } else if (k == "gpus") {
+                whole(node, "cluster.gpus", kMinClusterGpus, kMaxClusterGpus, c.gpus);
+            } else if (k == "nodes") {
+                whole(node, "cluster.nodes", 0, kMaxClusterNodes, c.nodes);
+            } else if (k == "micro_batches") {
+                whole(node, "cluster.micro_batches", 1, 64, c.micro_batches);
+            } else if (k == "size") {
+                whole(node, "cluster.size", kMinClusterSize, kMaxClusterSize, c.size);
+            } else if (k == "curve") {
+                c.curve = bool_of(node, "cluster.curve");
+                ok &= c.curve.has_value();
+            } else {
+                error(key.source(), fmt::format("unknown key '{}' in cluster; valid keys: {}", k, join(kClusterKeys)));
+                ok = false;
+            }
+        }
+        if (!ok) return std::nullopt;
+        return c;
+    }
+
     // Points at the placeholder itself when it can be found in the raw text after the string's
     // start; falls back to the string's start (escapes can make the raw and parsed text differ).
     // no_gpu_caption: the text is a step's caption_no_gpu, shown only where there is no GPU figure.
@@ -623,6 +664,8 @@ private:
                 s.real_run = bool_of(node, k);
             } else if (k == "speed") {
                 s.speed = speed_of(node);
+            } else if (k == "cluster") {
+                s.cluster = cluster_of(node);
             } else {
                 warning(key.source(),
                         fmt::format("unknown key '{}' in step {} (ignored){}", k, number, suggestion(k, kStepKeys)));

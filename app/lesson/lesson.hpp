@@ -78,7 +78,26 @@ bool expectation_met(const Expectation& e, double value, double active_lanes);
 // Panel names a lesson may show; any panel not listed is hidden while the step is shown.
 inline constexpr std::string_view kPanelNames[] = {"gpu",      "cpu",    "matrix",  "timeline",
                                                    "inspector", "timers", "caption", "roofline",
-                                                   "generations"};
+                                                   "generations", "cluster"};
+
+// The cluster view a step shows (panel "cluster"): how the simulated training step is split.
+// Written `cluster = { strategy = "data", gpus = 8 }`; fields a step leaves out stay as they were.
+struct ClusterSetting {
+    std::string strategy = "data";  // data, tensor, pipeline or hybrid (sim::strategy_names)
+    int gpus = 8;                   // 1..64
+    int nodes = 0;                  // 0: as few as hold the GPUs (8 a node)
+    int micro_batches = 8;          // pipeline only
+    int size = 4096;                // batch = width = size, hidden = 4 x size
+    bool curve = false;             // beside the timeline: speed-up against 1, 2, 4, ... 64 GPUs
+    friend bool operator==(const ClusterSetting&, const ClusterSetting&) = default;
+};
+struct ClusterChange {
+    std::optional<std::string> strategy;
+    std::optional<int> gpus, nodes, micro_batches, size;
+    std::optional<bool> curve;
+};
+inline constexpr int kMinClusterGpus = 1, kMaxClusterGpus = 64, kMaxClusterNodes = 8;
+inline constexpr int kMinClusterSize = 64, kMaxClusterSize = 32768;
 
 // One step exactly as written: every state field is optional because a step only says what
 // changes ("anything a step leaves out stays as it was").
@@ -111,6 +130,7 @@ struct Step {
     std::optional<bool> play;
     std::optional<double> speed;  // simulated cycles per wall-clock second
     std::optional<bool> real_run;  // start a real run when the step is entered
+    std::optional<ClusterChange> cluster;
 };
 
 struct Lesson {
@@ -145,6 +165,7 @@ struct AppliedState {
     double speed = 200.0;
     bool real_run = false;  // an action: true only on the step that asks for it, never carried
     std::vector<Expectation> expect;  // this step's own, not carried over
+    ClusterSetting cluster;
 
     friend bool operator==(const AppliedState&, const AppliedState&) = default;
 };
@@ -189,6 +210,8 @@ struct Vocabulary {
     // caption that quotes a GPU measurement (is_measured_gpu_caption_key) is a warning, unless
     // its step has a caption_no_gpu: the value can only come from a --measured file or be words.
     bool machine_has_gpu = true;
+    // The cluster view's strategies (sim::strategy_names). Empty: any name is accepted.
+    std::vector<std::string> cluster_strategies;
 };
 
 // Value ranges, shared by the parser, the docs and the tests.

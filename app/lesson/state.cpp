@@ -36,6 +36,14 @@ void apply_step(const Step& step, AppliedState& s) {
     take(step.cycle, s.cycle);
     take(step.play, s.play);
     take(step.speed, s.speed);
+    if (step.cluster) {
+        take(step.cluster->strategy, s.cluster.strategy);
+        take(step.cluster->gpus, s.cluster.gpus);
+        take(step.cluster->nodes, s.cluster.nodes);
+        take(step.cluster->micro_batches, s.cluster.micro_batches);
+        take(step.cluster->size, s.cluster.size);
+        take(step.cluster->curve, s.cluster.curve);
+    }
     // A real run is an action: re-entering later steps must not start it again.
     s.real_run = step.real_run.value_or(false);
     // An expectation describes this step's picture; a later step's picture is another one.

@@ -2,6 +2,7 @@
 
 #include "cuda/build_resources.hpp"
 #include "cuda/cuda_backend.hpp"
+#include "multi_gpu.hpp"
 
 namespace ws::kernels::cuda {
 
@@ -24,6 +25,19 @@ const char* ptxas_report() { return ""; }
 Outcome run(const Run&) {
   Outcome out;
   out.error = kNoToolkit;
+  out.before_kernel = true;
+  return out;
+}
+
+int device_count() { return 0; }
+
+std::optional<std::string> multi_unavailable_reason() {
+  return std::string("needs 2 CUDA GPUs; this machine has 0 (") + kNoToolkit + ")";
+}
+
+Outcome run_multi(const Run&) {
+  Outcome out;
+  out.error = *multi_unavailable_reason();
   out.before_kernel = true;
   return out;
 }

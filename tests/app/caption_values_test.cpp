@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "core/assets.hpp"
@@ -71,6 +72,11 @@ class CaptionValues : public ::testing::Test {
     ctx_.cpu_name = "Test CPU 9000";
     ctx_.gpu_name = "Test GPU X";
     ctx_.cpu_progress_at_finish = ws::app::cpu_progress_at_gpu_finish(*tiled_);
+    // A pipeline split, so that the bubble keys have a value too.
+    const ws::lesson::ClusterSetting split{"pipeline", 4, 0, 8, 256};
+    cluster_ = ws::app::simulate_setting("h100", split);
+    ctx_.cluster = &cluster_;
+    ctx_.cluster_curve = ws::app::scaling_curve("h100", split);
   }
   std::string value(std::string_view key) const {
     auto v = caption_value(key, ctx_);
@@ -83,6 +89,7 @@ class CaptionValues : public ::testing::Test {
   sim::GpuPreset gpu_preset_;
   sim::CpuPreset cpu_preset_;
   kernels::JobResult cpu_run_, gpu_run_;
+  sim::ClusterResult cluster_;
   CaptionContext ctx_;
 };
 sim::Simulation* CaptionValues::tiled_ = nullptr;
@@ -379,6 +386,24 @@ TEST(CaptionValuesWaves, ManyWavesAreCountedInTheRightWordsBeforeTheRunEnds) {
   EXPECT_EQ(caption_value("sim.last_wave_pct", ctx), ws::app::format_percent(100.0 * 928 / 1056));
   ctx.language = ws::lesson::Language::ko;
   EXPECT_EQ(caption_value("sim.wave_count", ctx), "웨이브 4번");
+}
+
+TEST_F(CaptionValues, ClusterValuesAreTheModelsRoundedAsTheViewRoundsThem) {
+  EXPECT_EQ(value("cluster.gpus"), "4");
+  EXPECT_EQ(value("cluster.micro_batches"), "8");
+  EXPECT_EQ(value("cluster.speedup"), fmt::format("{:.1f}", cluster_.speedup));
+  EXPECT_EQ(value("cluster.bubble_pct"), fmt::format("{:.0f}", 100 * cluster_.idle_fraction));
+  // (S-1)/(M+S-1) with 4 stages and 8 micro-batches: 3/11.
+  EXPECT_EQ(value("cluster.bubble_formula_pct"), "27");
+  EXPECT_EQ(value("cluster.bubble_formula"), "(S\xE2\x88\x92" "1)/(M+S\xE2\x88\x92" "1) = (4\xE2\x88\x92" "1)/(8+4\xE2\x88\x92" "1)");
+  // The curve doubles from one GPU; a pipeline of one stage is no split, so it starts at 2 or 1.
+  EXPECT_NE(value("cluster.curve").find("2 \xE2\x86\x92 "), std::string::npos) << value("cluster.curve");
+  EXPECT_NE(value("cluster.curve").find("64 \xE2\x86\x92 "), std::string::npos) << value("cluster.curve");
+  // Outside a pipeline there is no bubble to quote.
+  const auto data = ws::app::simulate_setting("h100", {"data", 4, 0, 8, 256});
+  ctx_.cluster = &data;
+  EXPECT_FALSE(caption_value("cluster.bubble_pct", ctx_).has_value());
+  EXPECT_FALSE(caption_value("cluster.bubble_formula", ctx_).has_value());
 }
 
 // The Korean lesson's captions as the window expands them: the particle after a value fits how

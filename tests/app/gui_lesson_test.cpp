@@ -45,8 +45,11 @@ TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
     fs::remove_all(dir);
     // --wait-results: each step is written once its caption has every value (the real run of the
     // measured step included); --print-state: one JSON line per step with the caption as drawn.
+    // The size is projector mode's hardest (the smallest window with 2x text), so this one export
+    // per language also stands for GuiProjectorExport's clipping check in CI; the other sizes run
+    // with WARPSCOPE_ALL_EXPORT_SIZES=1.
     const auto r = run_command(bin + " lesson export " + lessons + "/gpu-story.en.toml --out " + dir.string() +
-                               " --lang " + lang + " --print-state --wait-results");
+                               " --lang " + lang + " --window 1280x720 --ui-scale 2 --print-state --wait-results");
     ASSERT_EQ(r.exit_code, 0) << r.output;
     int pngs = 0;
     for (const auto& e : fs::directory_iterator(dir))
@@ -66,6 +69,10 @@ TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
       EXPECT_EQ(step["caption_unfilled"], 0) << lang << " step " << step["lesson_step"] << ": " << caption;
       EXPECT_EQ(caption.find("\xE2\x80\x94"), std::string::npos) << lang << " step " << step["lesson_step"] << ": " << caption;
       EXPECT_FALSE(caption.empty()) << lang << " step " << step["lesson_step"];
+      // Projector mode: no text cut by its panel, the caption never scrolled or shrunk to nothing.
+      EXPECT_EQ(step["clipped_text"]["count"], 0) << lang << " step " << step["lesson_step"] << ": "
+                                                  << step["clipped_text"]["texts"].dump();
+      EXPECT_GE(step["caption_px"].get<double>(), 9.0) << lang << " step " << step["lesson_step"];
       // The picture proves the caption: every step declares what its frame must show (`expect`),
       // and the frame written to the PNG shows it.
       ASSERT_TRUE(step.contains("expect")) << line;

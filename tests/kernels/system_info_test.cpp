@@ -17,7 +17,7 @@ TEST(Registry, ListsEveryKernelCpuFirst) {
   for (const auto& k : all_kernels()) names.push_back(k.name);
   EXPECT_EQ(names, (std::vector<std::string>{"cpu-naive", "cpu-parallel", "cpu-blas", "cuda-naive", "cuda-tiled",
                                              "cuda-regblock", "cuda-warptiled", "cuda-tensor", "cublas", "cublas-tf32",
-                                             "cublas-bf16", "gl-naive", "gl-tiled", "gl-regblock"}));
+                                             "cublas-bf16", "cuda-multi", "gl-naive", "gl-tiled", "gl-regblock"}));
   EXPECT_TRUE(is_gl_kernel("gl-tiled"));
   EXPECT_FALSE(is_gl_kernel("cuda-tiled"));
   EXPECT_EQ(find_kernel("gl-regblock")->device, Device::gpu);

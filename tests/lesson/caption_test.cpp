@@ -55,7 +55,9 @@ TEST(LessonCaption, KnownKeys) {
     EXPECT_FALSE(is_known_caption_key(""));
     for (std::string_view k : known_caption_keys()) {
         EXPECT_EQ(k.find_first_of("{} "), std::string_view::npos) << k;
-        EXPECT_TRUE(k.starts_with("preset.") || k.starts_with("sim.") || k.starts_with("measured.")) << k;
+        EXPECT_TRUE(k.starts_with("preset.") || k.starts_with("sim.") || k.starts_with("measured.") ||
+                    k.starts_with("cluster."))
+            << k;
     }
 }
 

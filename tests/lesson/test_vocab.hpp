@@ -20,6 +20,8 @@ inline Vocabulary vocab() {
         {"c1060", "gtx580", "c2050", "k80", "p100"},  // no tensor cores: before Volta
         {"tensor"},
         {"c1060", "gtx580", "c2050", "k80", "p100", "v100"},  // no BF16 tensor cores: before Ampere
+        true,
+        {"data", "tensor", "pipeline", "hybrid"},
     };
 }
 

@@ -117,6 +117,27 @@ TEST(ClusterCli, WhatCannotBeSplitExits2) {
   EXPECT_TRUE(has(r.out, "stages")) << r.out;
 }
 
+// --real (issue 15 item 5) on a machine with fewer than two CUDA GPUs: said plainly, in text and
+// JSON, and not an error. Where there are two or more, the split must have run and been verified.
+TEST(ClusterCli, RealSplitRunsOrSaysWhyNot) {
+  const auto r = run("cluster --gpus 2 --strategy tensor --workload gemm --size 512 --no-check --real --real-size 512 --json");
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  const auto& real = j.at("real");
+  if (!real.at("available").get<bool>()) {
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_TRUE(has(real.at("reason").get<std::string>(), "needs 2 CUDA GPUs; this machine has ")) << real;
+    const auto text = run("cluster --gpus 2 --no-check --real");
+    EXPECT_EQ(text.code, 0);
+    EXPECT_TRUE(has(text.out, "real split: needs 2 CUDA GPUs; this machine has ")) << text.out;
+    return;
+  }
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(real.at("multi").at("verified").get<bool>()) << real;
+  EXPECT_TRUE(real.at("single").at("verified").get<bool>()) << real;
+  EXPECT_GT(real.at("speedup").get<double>(), 0);
+}
+
 TEST(ClusterCli, PresetsJsonCarriesTheLinks) {
   const auto r = run("presets --json");
   ASSERT_EQ(r.code, 0) << r.out;

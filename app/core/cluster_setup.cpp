@@ -48,4 +48,13 @@ std::vector<ScalingPoint> scaling_curve(const std::string& preset_id, const less
 std::string format_cluster_speedup(double speedup) { return fmt::format("{:.1f}", speedup); }
 std::string format_cluster_percent(double fraction) { return fmt::format("{:.0f}", 100 * fraction); }
 
+double link_progress_at(const sim::ClusterResult& r, const sim::LinkUse& link, double t) {
+  for (const auto& a : r.activities) {
+    if (a.gpu != link.from || t < a.start_s || t >= a.end_s || a.end_s <= a.start_s) continue;
+    if (a.kind != sim::ActivityKind::send && a.kind != sim::ActivityKind::collective) continue;
+    return (t - a.start_s) / (a.end_s - a.start_s);
+  }
+  return -1;
+}
+
 }  // namespace ws::app

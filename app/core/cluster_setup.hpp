@@ -32,6 +32,12 @@ struct ScalingPoint {
 };
 std::vector<ScalingPoint> scaling_curve(const std::string& preset_id, const lesson::ClusterSetting& setting);
 
+// Where a link's bytes are at time t of the step (0 <= t <= total_s): the fraction of the way
+// through the sending GPU's send or collective interval that covers t and uses this link, or a
+// negative value when the link is quiet then. The view animates its arcs with it, so a lit link
+// is one the model has carrying bytes at the playhead.
+double link_progress_at(const sim::ClusterResult& r, const sim::LinkUse& link, double t);
+
 // The view's and the captions' rounding: "6.1" (speed-up), "76" (a fraction as a percentage).
 std::string format_cluster_speedup(double speedup);
 std::string format_cluster_percent(double fraction);

@@ -162,15 +162,32 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
     x += chip_w + gap;
     ++chips_drawn_;
   }
-  // Links below the chips: an arc per GPU pair that carried bytes, thicker for more.
+  // The step replays every few seconds, so the bytes can be seen moving at a lecture's pace.
+  constexpr double kSecondsPerReplay = 6.0;
+  if (r.total_s > 0) {
+    playhead_s_ += static_cast<double>(ImGui::GetIO().DeltaTime) * r.total_s / kSecondsPerReplay;
+    playhead_s_ = std::fmod(playhead_s_, r.total_s);
+  }
+  // Links below the chips: an arc per GPU pair that carried bytes, thicker for more; faint while
+  // quiet, bright with a travelling dot while the model has it carrying bytes at the playhead.
   double most = 1;
   for (const auto& l : r.links) most = std::max(most, l.bytes);
+  links_lit_ = 0;
   for (const auto& l : r.links) {
     const ImVec2 a = centre[static_cast<std::size_t>(l.from)], b = centre[static_cast<std::size_t>(l.to)];
     const float depth = 6 + std::min(30.0f, std::fabs(b.x - a.x) * 0.15f);
-    const ImU32 c = l.kind == sim::LinkKind::network ? u32(colour_elsewhere()) : kind_colour(sim::ActivityKind::send);
-    dl->AddBezierCubic(a, ImVec2(a.x, a.y + depth), ImVec2(b.x, b.y + depth), b, c,
-                       1.0f + 3.0f * static_cast<float>(l.bytes / most));
+    const ImVec2 c1(a.x, a.y + depth), c2(b.x, b.y + depth);
+    const ImVec4 colour = l.kind == sim::LinkKind::network ? colour_elsewhere()
+                                                           : ImGui::ColorConvertU32ToFloat4(kind_colour(sim::ActivityKind::send));
+    const double progress = link_progress_at(r, l, playhead_s_);
+    const bool lit = progress >= 0;
+    dl->AddBezierCubic(a, c1, c2, b, u32(colour, lit ? 1.0f : 0.35f), 1.0f + 3.0f * static_cast<float>(l.bytes / most));
+    if (!lit) continue;
+    ++links_lit_;
+    const float t = static_cast<float>(progress), u = 1 - t;
+    const ImVec2 dot(u * u * u * a.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * b.x,
+                     u * u * u * a.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * b.y);
+    dl->AddCircleFilled(dot, std::max(3.0f, font * 0.25f), u32(ImGui::GetStyleColorVec4(ImGuiCol_Text)));
   }
   float y = origin.y + chip_h + 40;
 
@@ -205,6 +222,10 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
     ++gantt_rows_drawn_;
   }
   if (show_curve) draw_curve(ImVec2(origin.x + gantt_w + font, y), ImVec2(width - gantt_w - font, space), lang);
+  if (rows > 0 && scale > 0) {
+    const float px = origin.x + label_w + static_cast<float>(playhead_s_ * scale);
+    dl->AddLine(ImVec2(px, y), ImVec2(px, y + rows * row_h), text, 2.0f);
+  }
   y += rows * row_h + 4;
   dl->AddText(ImVec2(origin.x + label_w, y), text, "0");
   const std::string end = time_text(r.total_s);
@@ -321,6 +342,8 @@ nlohmann::json ClusterView::state() const {
                    {"chips_drawn", chips_drawn_},
                    {"gantt_rows_drawn", gantt_rows_drawn_},
                    {"intervals_drawn", intervals_drawn_},
+                   {"playhead_s", playhead_s_},
+                   {"links_lit", links_lit_},
                    {"curve_shown", show_curve},
                    {"curve_points_drawn", show_curve ? curve_points_drawn_ : 0},
                    {"error", error_}};

@@ -55,6 +55,10 @@ struct ClusterView {
   std::string error_;
   std::string scaling_line_;
   int chips_drawn_ = 0, gantt_rows_drawn_ = 0, intervals_drawn_ = 0;
+  // The step replays on a loop: the playhead on the Gantt, and the links carrying bytes at it lit
+  // with a dot travelling along them.
+  double playhead_s_ = 0;
+  int links_lit_ = 0;
   bool drawn_ = false;
   // The real column split over this machine's CUDA GPUs (cuda-multi) beside cublas on one: why it
   // cannot run here, or its last measurement. Asked once; the run itself on a worker thread.

@@ -93,3 +93,30 @@ TEST(ClusterCaptions, NoClusterResultMeansNoValue) {
 }
 
 }  // namespace
+
+// The view's travelling bytes: a link is lit exactly while its sending GPU's all-reduce (or send)
+// runs, and the dot's place is the share of that interval gone by.
+TEST(ClusterView, LinksCarryBytesOnlyDuringTheirSendersCollectives) {
+  lesson::ClusterSetting s;
+  s.strategy = "data";
+  s.gpus = 8;
+  s.size = 4096;
+  const auto r = ws::app::simulate_setting("h100", s);
+  ASSERT_FALSE(r.links.empty());
+  int checked = 0;
+  for (const auto& link : r.links) {
+    for (const auto& a : r.activities) {
+      if (a.gpu != link.from || a.end_s <= a.start_s) continue;
+      const double mid = (a.start_s + a.end_s) / 2;
+      const double at = ws::app::link_progress_at(r, link, mid);
+      if (a.kind == ws::sim::ActivityKind::collective || a.kind == ws::sim::ActivityKind::send) {
+        EXPECT_NEAR(at, 0.5, 1e-9);
+        ++checked;
+      } else if (a.kind == ws::sim::ActivityKind::compute) {
+        EXPECT_LT(at, 0) << "lit during compute at " << mid;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0) << "data parallel has an all-reduce on every link";
+  EXPECT_LT(ws::app::link_progress_at(r, r.links.front(), -1.0), 0);
+}

@@ -130,71 +130,9 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
   scaling_line_ = trf("cluster.scaling", lang, r.config.gpus, format_cluster_speedup(r.speedup),
                       format_cluster_percent(r.efficiency), format_cluster_percent(r.collective_fraction));
   const ImVec4 disabled = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
-  wrapped_text(colour_simulated(), scaling_line_);
-  wrapped_text(disabled, trf("cluster.links", lang, r.intra.name, r.network.name, time_text(r.total_s),
-                             time_text(r.single_gpu_s)));
-  if (r.config.strategy == sim::Strategy::pipeline)
-    wrapped_text(disabled, trf("cluster.bubble", lang, format_cluster_percent(r.idle_fraction),
-                               format_cluster_percent(r.bubble_formula)));
-
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = std::max(avail_w, 200.0f);
   const float font = ImGui::GetFontSize();
-  const ImU32 text = u32(ImGui::GetStyleColorVec4(ImGuiCol_Text));
-  const ImU32 frame = u32(ImGui::GetStyleColorVec4(ImGuiCol_Border));
-
-  // Chips: one box a GPU in node groups, a bar inside filled to its busy share.
   const int n = r.config.gpus;
-  const float gap = 4, node_gap = 14;
-  const float chip_w = std::clamp((width - node_gap * static_cast<float>(r.config.nodes) - gap * n) / n, 6.0f, 60.0f);
-  const float chip_h = font * 2.2f;
-  std::vector<ImVec2> centre(static_cast<std::size_t>(n));
-  float x = origin.x;
-  for (int g = 0; g < n; ++g) {
-    if (g > 0 && g % r.gpus_per_node == 0) x += node_gap;
-    const ImVec2 a(x, origin.y), b(x + chip_w, origin.y + chip_h);
-    dl->AddRect(a, b, frame, 2);
-    const float busy = static_cast<float>(r.per_gpu[static_cast<std::size_t>(g)].busy_fraction);
-    dl->AddRectFilled(ImVec2(a.x + 2, b.y - 2 - (chip_h - 4) * busy), ImVec2(b.x - 2, b.y - 2), kind_colour(sim::ActivityKind::compute));
-    if (chip_w > font * 1.2f) dl->AddText(ImVec2(a.x + 3, a.y + 2), text, std::to_string(g).c_str());
-    centre[static_cast<std::size_t>(g)] = ImVec2((a.x + b.x) / 2, b.y);
-    x += chip_w + gap;
-    ++chips_drawn_;
-  }
-  // The step replays every few seconds, so the bytes can be seen moving at a lecture's pace.
-  constexpr double kSecondsPerReplay = 6.0;
-  if (r.total_s > 0) {
-    playhead_s_ += static_cast<double>(ImGui::GetIO().DeltaTime) * r.total_s / kSecondsPerReplay;
-    playhead_s_ = std::fmod(playhead_s_, r.total_s);
-  }
-  // Links below the chips: an arc per GPU pair that carried bytes, thicker for more; faint while
-  // quiet, bright with a travelling dot while the model has it carrying bytes at the playhead.
-  double most = 1;
-  for (const auto& l : r.links) most = std::max(most, l.bytes);
-  links_lit_ = 0;
-  for (const auto& l : r.links) {
-    const ImVec2 a = centre[static_cast<std::size_t>(l.from)], b = centre[static_cast<std::size_t>(l.to)];
-    const float depth = 6 + std::min(30.0f, std::fabs(b.x - a.x) * 0.15f);
-    const ImVec2 c1(a.x, a.y + depth), c2(b.x, b.y + depth);
-    const ImVec4 colour = l.kind == sim::LinkKind::network ? colour_elsewhere()
-                                                           : ImGui::ColorConvertU32ToFloat4(kind_colour(sim::ActivityKind::send));
-    const double progress = link_progress_at(r, l, playhead_s_);
-    const bool lit = progress >= 0;
-    dl->AddBezierCubic(a, c1, c2, b, u32(colour, lit ? 1.0f : 0.35f), 1.0f + 3.0f * static_cast<float>(l.bytes / most));
-    if (!lit) continue;
-    ++links_lit_;
-    const float t = static_cast<float>(progress), u = 1 - t;
-    const ImVec2 dot(u * u * u * a.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * b.x,
-                     u * u * u * a.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * b.y);
-    dl->AddCircleFilled(dot, std::max(3.0f, font * 0.25f), u32(ImGui::GetStyleColorVec4(ImGuiCol_Text)));
-  }
-  float y = origin.y + chip_h + 40;
-
-  // Gantt: a row a GPU on one clock.
-  const float label_w = font * 3;
-  const float gantt_w = show_curve ? std::floor(width * 0.58f) : width;
-  const float plot_w = gantt_w - label_w - 8;
   // Under the rows: the time axis, the legend and the real split's line, each wrapped to the width.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float legend_h = ImGui::CalcTextSize(tr("cluster.legend", lang), nullptr, false, width).y;
@@ -202,6 +140,79 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
   const float real_h = !unavailable.empty() ? ImGui::CalcTextSize(unavailable.c_str(), nullptr, false, width).y
                                             : ImGui::GetFrameHeight() + 2 * ImGui::GetTextLineHeightWithSpacing();
   const float below = 4 + font * 1.2f + legend_h + real_h + 3 * style.ItemSpacing.y + style.WindowPadding.y;
+  // The timeline is what the lesson's captions point at (the all-reduce, the bubble): in a short
+  // panel (a small window with large text) the link names and the row of chips give way to it,
+  // so every GPU's row keeps at least half a line of height.
+  const float chip_h = font * 2.2f, chips_block = chip_h + 40;
+  const float text_lines = ImGui::GetTextLineHeightWithSpacing() * (r.config.strategy == sim::Strategy::pipeline ? 4 : 3);
+  const float min_rows_h = static_cast<float>(std::min(n, 16)) * font * 0.5f;
+  compact_ = bottom - ImGui::GetCursorScreenPos().y < text_lines + chips_block + min_rows_h + below;
+  wrapped_text(colour_simulated(), scaling_line_);
+  if (!compact_)
+    wrapped_text(disabled, trf("cluster.links", lang, r.intra.name, r.network.name, time_text(r.total_s),
+                               time_text(r.single_gpu_s)));
+  if (r.config.strategy == sim::Strategy::pipeline)
+    wrapped_text(disabled, trf("cluster.bubble", lang, format_cluster_percent(r.idle_fraction),
+                               format_cluster_percent(r.bubble_formula)));
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImU32 text = u32(ImGui::GetStyleColorVec4(ImGuiCol_Text));
+  const ImU32 frame = u32(ImGui::GetStyleColorVec4(ImGuiCol_Border));
+
+  // Chips: one box a GPU in node groups, a bar inside filled to its busy share.
+  const float gap = 4, node_gap = 14;
+  const float chip_w = std::clamp((width - node_gap * static_cast<float>(r.config.nodes) - gap * n) / n, 6.0f, 60.0f);
+  // The step replays every few seconds, so the bytes can be seen moving at a lecture's pace.
+  constexpr double kSecondsPerReplay = 6.0;
+  if (r.total_s > 0) {
+    playhead_s_ += static_cast<double>(ImGui::GetIO().DeltaTime) * r.total_s / kSecondsPerReplay;
+    playhead_s_ = std::fmod(playhead_s_, r.total_s);
+  }
+  links_lit_ = 0;
+  chips_drawn_ = 0;
+  if (!compact_) {
+    std::vector<ImVec2> centre(static_cast<std::size_t>(n));
+    float x = origin.x;
+    for (int g = 0; g < n; ++g) {
+      if (g > 0 && g % r.gpus_per_node == 0) x += node_gap;
+      const ImVec2 a(x, origin.y), b(x + chip_w, origin.y + chip_h);
+      dl->AddRect(a, b, frame, 2);
+      const float busy = static_cast<float>(r.per_gpu[static_cast<std::size_t>(g)].busy_fraction);
+      dl->AddRectFilled(ImVec2(a.x + 2, b.y - 2 - (chip_h - 4) * busy), ImVec2(b.x - 2, b.y - 2), kind_colour(sim::ActivityKind::compute));
+      if (chip_w > font * 1.2f) dl->AddText(ImVec2(a.x + 3, a.y + 2), text, std::to_string(g).c_str());
+      centre[static_cast<std::size_t>(g)] = ImVec2((a.x + b.x) / 2, b.y);
+      x += chip_w + gap;
+      ++chips_drawn_;
+    }
+    // Links below the chips: an arc per GPU pair that carried bytes, thicker for more; faint while
+    // quiet, bright with a travelling dot while the model has it carrying bytes at the playhead.
+    double most = 1;
+    for (const auto& l : r.links) most = std::max(most, l.bytes);
+    links_lit_ = 0;
+    for (const auto& l : r.links) {
+      const ImVec2 a = centre[static_cast<std::size_t>(l.from)], b = centre[static_cast<std::size_t>(l.to)];
+      const float depth = 6 + std::min(30.0f, std::fabs(b.x - a.x) * 0.15f);
+      const ImVec2 c1(a.x, a.y + depth), c2(b.x, b.y + depth);
+      const ImVec4 colour = l.kind == sim::LinkKind::network ? colour_elsewhere()
+                                                             : ImGui::ColorConvertU32ToFloat4(kind_colour(sim::ActivityKind::send));
+      const double progress = link_progress_at(r, l, playhead_s_);
+      const bool lit = progress >= 0;
+      dl->AddBezierCubic(a, c1, c2, b, u32(colour, lit ? 1.0f : 0.35f), 1.0f + 3.0f * static_cast<float>(l.bytes / most));
+      if (!lit) continue;
+      ++links_lit_;
+      const float t = static_cast<float>(progress), u = 1 - t;
+      const ImVec2 dot(u * u * u * a.x + 3 * u * u * t * c1.x + 3 * u * t * t * c2.x + t * t * t * b.x,
+                       u * u * u * a.y + 3 * u * u * t * c1.y + 3 * u * t * t * c2.y + t * t * t * b.y);
+      dl->AddCircleFilled(dot, std::max(3.0f, font * 0.25f), u32(ImGui::GetStyleColorVec4(ImGuiCol_Text)));
+    }
+  }
+  float y = compact_ ? origin.y + 4 : origin.y + chips_block;
+
+  // Gantt: a row a GPU on one clock.
+  const float label_w = font * 3;
+  const float gantt_w = show_curve ? std::floor(width * 0.58f) : width;
+  const float plot_w = gantt_w - label_w - 8;
   const float space = std::max(bottom - y - below, 40.0f);
   const float row_h = std::clamp(space / n, 2.0f, font * 1.2f);
   const int rows = std::min(n, static_cast<int>(space / row_h));
@@ -343,6 +354,7 @@ nlohmann::json ClusterView::state() const {
                    {"gantt_rows_drawn", gantt_rows_drawn_},
                    {"intervals_drawn", intervals_drawn_},
                    {"playhead_s", playhead_s_},
+                   {"compact", compact_},
                    {"links_lit", links_lit_},
                    {"curve_shown", show_curve},
                    {"curve_points_drawn", show_curve ? curve_points_drawn_ : 0},

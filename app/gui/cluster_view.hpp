@@ -58,6 +58,7 @@ struct ClusterView {
   // The step replays on a loop: the playhead on the Gantt, and the links carrying bytes at it lit
   // with a dot travelling along them.
   double playhead_s_ = 0;
+  bool compact_ = false;  // a short panel: the timeline kept, the chips and link names left out
   int links_lit_ = 0;
   bool drawn_ = false;
   // The real column split over this machine's CUDA GPUs (cuda-multi) beside cublas on one: why it

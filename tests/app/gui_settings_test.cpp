@@ -96,7 +96,8 @@ TEST_F(GuiSettings, LessonExportLeavesTheUsersSettingsAlone) {
 }
 
 TEST_F(GuiSettings, ScreenshotAndPrintStateLeaveTheUsersSettingsAlone) {
-  const auto s = state("--lesson " + lessons + "/gpu-story.ko.toml --step 2 --keys T,Ctrl+Equal");
+  // Step 3 simulates 64^3; step 2's 1024^3 chip would only make the render wait.
+  const auto s = state("--lesson " + lessons + "/gpu-story.ko.toml --step 3 --keys T,Ctrl+Equal");
   ASSERT_FALSE(s.is_discarded());
   EXPECT_EQ(s["language"], "ko");
   EXPECT_EQ(s["theme"], "light");
@@ -123,20 +124,20 @@ TEST_F(GuiSettings, HeadlessRendersDoNotReadTheUsersSettings) {
 TEST_F(GuiSettings, AnExplicitConfigDirStillSavesAndRestores) {
   const fs::path cfg = root_ / "cfg";
   // The same run as above, now with --config-dir: the window saves what it ended with...
-  auto s = state("--config-dir " + cfg.string() + " --lesson " + lessons + "/gpu-story.ko.toml --step 2 --keys T");
+  auto s = state("--config-dir " + cfg.string() + " --lesson " + lessons + "/gpu-story.ko.toml --step 3 --keys T");
   ASSERT_FALSE(s.is_discarded());
   ASSERT_TRUE(fs::exists(cfg / "settings.toml")) << "files: " << joined(files_under(root_));
   const std::string saved = read_all(cfg / "settings.toml");
   EXPECT_NE(saved.find("language = 'ko'"), std::string::npos) << saved;
   EXPECT_NE(saved.find("theme = 'light'"), std::string::npos) << saved;
   EXPECT_NE(saved.find("gpu-story.ko.toml"), std::string::npos) << saved;
-  EXPECT_NE(saved.find("last_step = 1"), std::string::npos) << saved;
-  // ...and the next start in that directory resumes it: Korean, light, the lesson at step 2.
+  EXPECT_NE(saved.find("last_step = 2"), std::string::npos) << saved;
+  // ...and the next start in that directory resumes it: Korean, light, the lesson at step 3.
   s = state("--config-dir " + cfg.string());
   ASSERT_FALSE(s.is_discarded());
   EXPECT_EQ(s["language"], "ko");
   EXPECT_EQ(s["theme"], "light");
-  EXPECT_EQ(s["lesson_step"], 2);
+  EXPECT_EQ(s["lesson_step"], 3);
   // The export names the directory too when asked, and then records its lesson there.
   const fs::path cfg2 = root_ / "cfg2";
   const auto r = run("lesson export " + lesson_.string() + " --out " + (out_ / "export").string() +

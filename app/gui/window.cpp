@@ -317,6 +317,7 @@ int run_gui(const GuiOptions& options) {
   int exit_code = 0;
   std::size_t export_step = 0;
   int export_frames = 0;
+  int export_settled_frames = 0;  // consecutive frames with the step's caption complete
   int missing_glyphs = 0;
   RenderedCaption rendered_caption;  // the caption as the last frame drew it ("" when none was drawn)
   DrawnPanels drawn_panels;          // for the picture's counts (--print-state, a step's expect)
@@ -556,11 +557,15 @@ int run_gui(const GuiOptions& options) {
       const double step_waited =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - export_step_started).count();
       const bool caption_settled = !real_run.session.busy() && !rendered_caption.waiting && rendered_caption.unfilled == 0;
+      // A frame's panels are laid out around the caption of the frame before (its height decides
+      // theirs), so a caption that just got its last value is written one frame later, once the
+      // layout has caught up (else the clip check saw last frame's taller content).
+      export_settled_frames = caption_settled ? export_settled_frames + 1 : 0;
       // The step's zoom was resolved by this first frame's draw: land it now rather than show a
       // view half-way from the last step's (a warp cut at the panel's edge, its label left out).
       if (export_frames == 0) sim_panel.gpu_view.snap();
       if (++export_frames >= 3 && !sim_panel.session.building() &&
-          (!options.wait_results || caption_settled || step_waited > 120)) {
+          (!options.wait_results || export_settled_frames >= 2 || step_waited > 120)) {
         const auto path = fmt::format("{}/step-{:02}.png", options.export_dir, export_step + 1);
         const auto error = write_framebuffer_png(path, fb_w, fb_h);
         if (!error.empty()) {
@@ -595,6 +600,7 @@ int run_gui(const GuiOptions& options) {
           exit_code = 1;
         }
         export_frames = 0;
+        export_settled_frames = 0;
         if (++export_step >= player.step_count()) {
           glfwSetWindowShouldClose(window, GLFW_TRUE);
         } else {

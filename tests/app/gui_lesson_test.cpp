@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <map>
 #include <sstream>
 #include <set>
 #include <string>
@@ -12,6 +14,7 @@
 
 #include "../support/run_binary.hpp"
 #include "../support/window_run.hpp"
+#include "korean_text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -40,6 +43,9 @@ class GuiLesson : public ::testing::Test {
 };
 
 TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
+  // Both languages export side by side: each export mostly waits on its own simulations, and this
+  // is the longest GUI test in CI.
+  std::map<std::string, std::future<ProcessResult>> exports;
   for (const char* lang : {"en", "ko"}) {
     const fs::path dir = fs::path(out_dir) / (std::string("export_") + lang);
     fs::remove_all(dir);
@@ -48,8 +54,14 @@ TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
     // The size is projector mode's hardest (the smallest window with 2x text), so this one export
     // per language also stands for GuiProjectorExport's clipping check in CI; the other sizes run
     // with WARPSCOPE_ALL_EXPORT_SIZES=1.
-    const auto r = run_command(bin + " lesson export " + lessons + "/gpu-story.en.toml --out " + dir.string() +
-                               " --lang " + lang + " --window 1280x720 --ui-scale 2 --print-state --wait-results");
+    const std::string command = bin + " lesson export " + lessons + "/gpu-story.en.toml --out " + dir.string() +
+                                " --lang " + lang + " --window 1280x720 --ui-scale 2 --print-state --wait-results";
+    exports[lang] = std::async(std::launch::async, [command] { return run_command(command); });
+  }
+  for (const char* lang : {"en", "ko"}) {
+    SCOPED_TRACE(lang);
+    const fs::path dir = fs::path(out_dir) / (std::string("export_") + lang);
+    const auto r = exports[lang].get();
     ASSERT_EQ(r.exit_code, 0) << r.output;
     int pngs = 0;
     for (const auto& e : fs::directory_iterator(dir))
@@ -73,6 +85,12 @@ TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
       EXPECT_EQ(step["clipped_text"]["count"], 0) << lang << " step " << step["lesson_step"] << ": "
                                                   << step["clipped_text"]["texts"].dump();
       EXPECT_GE(step["caption_px"].get<double>(), 9.0) << lang << " step " << step["lesson_step"];
+      // Korean done right: no interface text left in English on any step (korean_text.hpp).
+      if (std::string(lang) == "ko") {
+        const auto english = ws::test_support::english_texts(step["clipped_text"]);
+        EXPECT_TRUE(english.empty()) << "step " << step["lesson_step"] << ", English on the Korean screen:\n"
+                                     << ws::test_support::join(english);
+      }
       // The picture proves the caption: every step declares what its frame must show (`expect`),
       // and the frame written to the PNG shows it.
       ASSERT_TRUE(step.contains("expect")) << line;

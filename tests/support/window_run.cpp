@@ -2,6 +2,9 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
 
 #include <stb_image.h>
 
@@ -16,7 +19,11 @@ nlohmann::json printed_state(const std::string& output) {
 
 WindowRun run_window(const std::string& name, const std::string& args, const WindowOptions& options) {
   WindowRun run;
-  const std::string png = std::string(TEST_OUT_DIR) + "/" + name + ".png";
+  // The test's name keeps tests that share a run name apart: ctest runs GUI tests side by side.
+  std::string file = name;
+  if (const auto* test = ::testing::UnitTest::GetInstance()->current_test_info())
+    file += std::string("-") + test->test_suite_name() + "." + test->name();
+  const std::string png = std::string(TEST_OUT_DIR) + "/" + file + ".png";
   std::remove(png.c_str());
   std::string env;
   if (!options.home.empty()) {

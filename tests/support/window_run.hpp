@@ -34,8 +34,8 @@ struct WindowOptions {
 // when there is none).
 nlohmann::json printed_state(const std::string& output);
 
-// Runs `warpscope --screenshot <test output dir>/<name>.png <args>`. The PNG is deleted first so
-// that a window which wrote nothing is never judged by an earlier run's picture.
+// Runs `warpscope --screenshot <test output dir>/<name>-<Suite.Test>.png <args>`. The PNG is
+// deleted first so that a window which wrote nothing is never judged by an earlier run's picture.
 WindowRun run_window(const std::string& name, const std::string& args, const WindowOptions& options = {});
 
 }  // namespace ws::test_support

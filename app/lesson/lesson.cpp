@@ -340,22 +340,31 @@ private:
         return h;
     }
 
-    std::optional<std::vector<Highlight>> highlights_of(const toml::node& n) {
+    // An array whose items are parsed one by one by `item_of` (which reports its own errors and
+    // returns nullopt for a bad item): every bad item is reported, and any one fails the key.
+    template <class T, class ItemOf>
+    std::optional<std::vector<T>> items_of(const toml::node& n, std::string_view key, std::string_view what,
+                                           ItemOf item_of) {
         const auto* arr = n.as_array();
         if (!arr) {
-            wrong_type(n, "highlight", "an array of strings such as [\"sm:3\", \"warp:3:5\"]");
+            wrong_type(n, key, what);
             return std::nullopt;
         }
-        std::vector<Highlight> out;
+        std::vector<T> out;
         bool ok = true;
         for (const auto& item : *arr) {
-            if (auto h = highlight_of(item))
-                out.push_back(*h);
+            if (auto v = item_of(item, out))
+                out.push_back(std::move(*v));
             else
                 ok = false;
         }
         if (!ok) return std::nullopt;
         return out;
+    }
+
+    std::optional<std::vector<Highlight>> highlights_of(const toml::node& n) {
+        return items_of<Highlight>(n, "highlight", "an array of strings such as [\"sm:3\", \"warp:3:5\"]",
+                                   [&](const toml::node& item, const auto&) { return highlight_of(item); });
     }
 
     std::optional<CycleStart> cycle_of(const toml::node& n) {
@@ -374,65 +383,49 @@ private:
         return std::nullopt;
     }
 
+    std::optional<Expectation> expectation_of(const toml::node& item) {
+        auto text = string_of(item, "expect item");
+        if (!text) return std::nullopt;
+        std::string why;
+        std::size_t offset = 0;
+        if (auto e = parse_expectation(*text, &why, &offset)) return e;
+        // Point at the offending word inside the string: its column is past the opening quote.
+        // Columns count code points, as an editor does: UTF-8 continuation bytes are not counted.
+        const auto& at = item.source().begin;
+        const auto before = std::string_view(*text).substr(0, offset);
+        const auto code_points = std::count_if(before.begin(), before.end(),
+                                               [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+        add_at(static_cast<int>(at.line), static_cast<int>(at.column + 1 + code_points), Diagnostic::Severity::error,
+               std::move(why));
+        return std::nullopt;
+    }
+
     std::optional<std::vector<Expectation>> expectations_of(const toml::node& n) {
-        const auto* arr = n.as_array();
-        if (!arr) {
-            wrong_type(n, "expect", "an array of strings such as [\"lanes_issuing >= 32\"]");
-            return std::nullopt;
-        }
-        std::vector<Expectation> out;
-        bool ok = true;
-        for (const auto& item : *arr) {
-            auto text = string_of(item, "expect item");
-            if (!text) {
-                ok = false;
-                continue;
-            }
-            std::string why;
-            std::size_t offset = 0;
-            if (auto e = parse_expectation(*text, &why, &offset)) {
-                out.push_back(std::move(*e));
-                continue;
-            }
-            // Point at the offending word inside the string: its column is past the opening quote.
-            // Columns count code points, as an editor does: UTF-8 continuation bytes are not counted.
-            const auto& at = item.source().begin;
-            const auto before = std::string_view(*text).substr(0, offset);
-            const auto code_points = std::count_if(before.begin(), before.end(),
-                                                   [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
-            add_at(static_cast<int>(at.line), static_cast<int>(at.column + 1 + code_points), Diagnostic::Severity::error,
-                   std::move(why));
-            ok = false;
-        }
-        if (!ok) return std::nullopt;
-        return out;
+        return items_of<Expectation>(n, "expect", "an array of strings such as [\"lanes_issuing >= 32\"]",
+                                     [&](const toml::node& item, const auto&) { return expectation_of(item); });
     }
 
     std::optional<std::vector<std::string>> panels_of(const toml::node& n) {
-        const auto* arr = n.as_array();
-        if (!arr) {
-            wrong_type(n, "panels", "an array of panel names");
-            return std::nullopt;
-        }
-        std::vector<std::string> out;
-        bool ok = true;
-        for (const auto& item : *arr) {
-            auto s = string_of(item, "panels item");
-            if (!s) {
-                ok = false;
-                continue;
-            }
-            if (std::find(std::begin(kPanelNames), std::end(kPanelNames), *s) == std::end(kPanelNames)) {
-                error(item.source(), fmt::format("unknown panel '{}'; valid names: {}", *s, join(kPanelNames)));
-                ok = false;
-            } else if (std::find(out.begin(), out.end(), *s) != out.end()) {
-                warning(item.source(), fmt::format("panel '{}' is listed twice", *s));
-            } else {
-                out.push_back(*s);
-            }
-        }
-        if (!ok) return std::nullopt;
-        return out;
+        // A name listed twice is only warned about; the list keeps the first.
+        std::optional<std::vector<std::string>> out = items_of<std::string>(
+            n, "panels", "an array of panel names",
+            [&](const toml::node& item, const std::vector<std::string>& so_far) -> std::optional<std::string> {
+                auto s = string_of(item, "panels item");
+                if (!s) return std::nullopt;
+                if (std::find(std::begin(kPanelNames), std::end(kPanelNames), *s) == std::end(kPanelNames)) {
+                    error(item.source(), fmt::format("unknown panel '{}'; valid names: {}", *s, join(kPanelNames)));
+                    return std::nullopt;
+                }
+                if (std::find(so_far.begin(), so_far.end(), *s) != so_far.end())
+                    warning(item.source(), fmt::format("panel '{}' is listed twice", *s));
+                return s;
+            });
+        if (!out) return out;
+        std::vector<std::string> first_each;
+        for (auto& panel : *out)
+            if (std::find(first_each.begin(), first_each.end(), panel) == first_each.end())
+                first_each.push_back(std::move(panel));
+        return first_each;
     }
 
     std::optional<ClusterChange> cluster_of(const toml::node& n) {

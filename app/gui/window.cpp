@@ -192,6 +192,13 @@ int run_gui(const GuiOptions& options) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  if (headless || !options.export_dir.empty() || soak) {
+    // A window nobody looks at never takes the keyboard focus: on a display shared by tests run
+    // side by side, each new window would take it from the others, and ImGui drops the keys
+    // held in a window that loses focus, so a scripted press (--keys) could vanish.
+    glfwWindowHint(GLFW_FOCUSED, GLFW_FALSE);
+    glfwWindowHint(GLFW_FOCUS_ON_SHOW, GLFW_FALSE);
+  }
   GLFWwindow* window = glfwCreateWindow(options.width, options.height, "warpscope: why AI runs on GPUs", nullptr, nullptr);
   if (!window) {
     glfwTerminate();

@@ -67,8 +67,9 @@ std::string model_vs_measured_line(const sim::CpuPreset& cpu, lesson::Language l
   return lesson::trf("cpu.model_only", lang, model, shape) + "; " + lesson::trf("cpu.measure_hint", lang, shape);
 }
 
-int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
+int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int* cards_visible) {
   int clicked = -1;
+  if (cards_visible) *cards_visible = 0;
   // Scrolls rather than cuts: at 2x text in a short panel the wrapped lines above the cards can
   // be taller than the room.
   ImGui::BeginChild("cpu_view", size, false);
@@ -79,24 +80,41 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
   }
   const auto& cpu = s->cpu();
   const int cores = s->cpu_core_count();
-  // Wrapped: at 2x text the panel is narrower than either line.
-  ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
-  ImGui::TextWrapped("%s", TF("label.simulated", cpu_display_name(cpu)).c_str());
-  ImGui::PopStyleColor();
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", TF("cpu.cores_shown", cores, cpu.cores).c_str());
-  ImGui::PopStyleColor();
-  // The model's speed for the real cpu-naive (one core) beside the measured one, each labelled.
-  if (const std::string line = model_vs_measured_line(cpu, ui_language()); !line.empty()) {
-    const bool measured = real_cpu_runs().naive_gflops.has_value();
-    ImGui::PushStyleColor(ImGuiCol_Text, measured ? colour_measured() : colour_simulated());
-    ImGui::TextWrapped("%s", line.c_str());
-    ImGui::PopStyleColor();
-  }
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
   const int cols = cores <= 2 ? cores : cores <= 4 ? 2 : 4;
   const int rows = (cores + cols - 1) / std::max(1, cols);
   const float gap = 6;
+  const float line = ImGui::GetTextLineHeight();
+  // The lines above the cards, wrapped (at 2x text the panel is narrower than any of them). The
+  // cards come first: where all lines would leave them less than a name and a line each (a short
+  // panel, large text), the note on how many cores are shown gives way, then the model's figure;
+  // the label that says these cores are simulated always stays.
+  const std::string label = TF("label.simulated", cpu_display_name(cpu));
+  const std::string shown_note = TF("cpu.cores_shown", cores, cpu.cores);
+  const std::string model_line = model_vs_measured_line(cpu, ui_language());
+  const float width = ImGui::GetContentRegionAvail().x;
+  const auto wrapped_h = [&](const std::string& t) {
+    return t.empty() ? 0.0f : ImGui::CalcTextSize(t.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
+  };
+  const float cards_min_h = rows * (2 * line + 10) + gap * (rows - 1);
+  const float room = ImGui::GetContentRegionAvail().y - wrapped_h(label);
+  const bool show_model = room - wrapped_h(model_line) >= cards_min_h;
+  const bool show_shown = show_model && room - wrapped_h(model_line) - wrapped_h(shown_note) >= cards_min_h;
+  ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
+  ImGui::TextWrapped("%s", label.c_str());
+  ImGui::PopStyleColor();
+  if (show_shown) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", shown_note.c_str());
+    ImGui::PopStyleColor();
+  }
+  // The model's speed for the real cpu-naive (one core) beside the measured one, each labelled.
+  if (show_model && !model_line.empty()) {
+    const bool measured = real_cpu_runs().naive_gflops.has_value();
+    ImGui::PushStyleColor(ImGuiCol_Text, measured ? colour_measured() : colour_simulated());
+    ImGui::TextWrapped("%s", model_line.c_str());
+    ImGui::PopStyleColor();
+  }
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
   // A window shrunk to a few pixels leaves no width: ImGui asserts on a zero-sized button.
   const float box_w = std::max(1.0f, (avail.x - gap * (cols - 1)) / std::max(1, cols));
   // As tall as the room left, however little: a taller card would run out of a panel that cannot
@@ -104,12 +122,13 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
   const float box_h = std::max(1.0f, (avail.y - gap * (rows - 1)) / std::max(1, rows));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 start = ImGui::GetCursorScreenPos();
-  const float line = ImGui::GetTextLineHeight();
   const auto owners = owner_palette();
   for (int core = 0; core < cores; ++core) {
     const auto info = s->cpu_core(core);
     const ImVec2 a(start.x + (core % cols) * (box_w + gap), start.y + (core / cols) * (box_h + gap));
     const ImVec2 b(a.x + box_w, a.y + box_h);
+    // Seen: the card's top is in view (not scrolled away) and its name is drawn below.
+    const bool in_view = a.y >= dl->GetClipRectMin().y - 0.5f;
     const auto& o = owners[1 + core % kOwnerColours];
     const ImU32 edge = ImGui::ColorConvertFloat4ToU32(ImVec4(o.r, o.g, o.b, 1));
     dl->AddRectFilled(a, b, ImGui::GetColorU32(ImGuiCol_FrameBg), 6);
@@ -122,15 +141,28 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core) {
     const float bottom = std::min(b.y, dl->GetClipRectMax().y);
     float y = a.y + 4;
     // Wrapped between words inside the card; a line with no room left below is dropped whole.
+    // A text cut short ends in "…" on its last line shown, so "k 23 of" never reads as whole.
     auto text = [&](ImU32 colour, const std::string& t) {
-      for (const auto& l : wrap_whole_words(t, box_w - 16)) {
+      const auto lines = wrap_whole_words(t, box_w - 16);
+      for (std::size_t i = 0; i < lines.size(); ++i) {
         if (y + line > bottom - 2) return;
-        dl->AddText(ImVec2(a.x + 8, y), colour, l.c_str());
+        const bool last_shown = i + 1 < lines.size() && y + 2 * line + 1 > bottom - 2;
+        std::string shown = lines[i];
+        if (last_shown) {
+          std::string rest = lines[i];
+          for (std::size_t j = i + 1; j < lines.size(); ++j) rest += " " + lines[j];
+          if (auto fitted = fit_whole_words(rest, box_w - 16); !fitted.empty()) shown = std::move(fitted);
+        }
+        dl->AddText(ImVec2(a.x + 8, y), colour, shown.c_str());
         y += line + 1;
       }
     };
     const ImU32 fg = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-    text(edge, TF("cpu.core", core));
+    // A card too narrow for "Core 12" (many cores, large text) is named by its number alone.
+    const std::string name = TF("cpu.core", core);
+    const bool name_fits = ImGui::CalcTextSize(name.c_str()).x <= box_w - 16;
+    if (cards_visible && in_view && y + line <= bottom - 2 && a.y + 4 + line <= b.y) ++*cards_visible;
+    text(edge, name_fits ? name : std::to_string(core));
     if (box_h > line * 9) {
       // The parts that make a core "smart": each costs transistors a GPU lane does not have.
       const std::string parts[] = {

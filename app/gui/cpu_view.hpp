@@ -21,7 +21,9 @@ void note_real_cpu_result(const kernels::JobResult& result);
 // what to run to measure it; empty unless the CPU preset is this-machine. For tests and the panel.
 std::string model_vs_measured_line(const sim::CpuPreset& cpu, lesson::Language lang);
 
-// Draws into a child region; returns the core clicked, or -1.
-int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core);
+// Draws into a child region; returns the core clicked, or -1. `cards_visible`, when given, is set
+// to the cores whose card shows its name in the region's visible part (not scrolled away): what a
+// lesson step's "cpu_cards_visible" expectation counts.
+int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int* cards_visible = nullptr);
 
 }  // namespace ws::app

@@ -15,6 +15,7 @@ nlohmann::json picture_counts(const SimulationPanel& sim, const RealRunView& rea
   c["drawn_chip"] = drawn_flag(sim.chip_rect);
   c["drawn_cpu"] = drawn_flag(sim.cpu_rect);
   c["drawn_matrix"] = drawn_flag(sim.matrix_rect);
+  c["cpu_cards_visible"] = sim.cpu_cards_visible;
   c["drawn_timers"] = drawn.timers ? 1 : 0;
   c["drawn_roofline"] = drawn.roofline ? 1 : 0;
   c["drawn_generations"] = drawn.generations ? 1 : 0;

@@ -161,7 +161,8 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   const bool capped = shape.m != real.shape.m || shape.n != real.shape.n || shape.k != real.shape.k;
   std::string note = TF("sim.animating", format_shape({shape.m, shape.n, shape.k}));
   if (capped) note += TF("sim.real_run_uses", format_shape(real.shape));
-  switch (model_note(real.gpu_kernel, controls.kernel)) {
+  // Which GPU kernel the chip animates is said only where the chip is drawn.
+  switch (show.gpu ? model_note(real.gpu_kernel, controls.kernel) : ModelNote::none) {
     case ModelNote::nearest: note += TF("sim.nearest_model", real.gpu_kernel, sim::to_string(controls.kernel)); break;
     case ModelNote::other: note += TF("sim.other_model", real.gpu_kernel, sim::to_string(controls.kernel)); break;
     case ModelNote::none: break;
@@ -175,7 +176,8 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   const bool tensor = sim::uses_tensor_cores(controls.kernel);
   const float room_below = size.y - (ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y) - timeline_h;
   const float min_chip_h = ImGui::GetTextLineHeightWithSpacing() * 5;
-  legend_shown = !show.gpu || room_below - legend_height(tensor, ImGui::GetContentRegionAvail().x) >= min_chip_h;
+  // The legend names the chip's lane colours: with no chip it would only take the cores' room.
+  legend_shown = show.gpu && room_below - legend_height(tensor, ImGui::GetContentRegionAvail().x) >= min_chip_h;
   if (legend_shown) draw_legend(tensor);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -187,6 +189,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     return Rect{p.x, p.y, size.x, size.y};
   };
   chip_rect = cpu_rect = matrix_rect = Rect{};
+  cpu_cards_visible = 0;
   if (show.gpu) {
     chip_rect = rect_here(ImVec2(avail.x - side_w - (side ? 8 : 0), main_h));
     gpu_view.draw(session, ImVec2(chip_rect.w, main_h), dt);
@@ -201,19 +204,26 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
                                  inspector_lines(session, gpu_view.selection, selected_core,
                                                  side_w - 2 * ImGui::GetStyle().WindowPadding.x))
                   : 0;
-    const float share = show.cpu && show.matrix ? 0.5f : show.cpu ? 1.0f : 0.0f;
+    // Without the chip the panel is wide and often short (a lecture step's caption takes the
+    // rest): the cores and the matrix stand side by side at full height instead of stacked.
+    const bool across = !show.gpu && show.cpu && show.matrix;
+    const float share = across ? 1.0f : show.cpu && show.matrix ? 0.5f : show.cpu ? 1.0f : 0.0f;
     const float cpu_h = (main_h - inspector_h) * share;
+    const float cpu_w = across ? std::floor((side_w - 8) * 0.55f) : side_w;
     if (show.cpu) {
-      cpu_rect = rect_here(ImVec2(side_w, cpu_h));
-      const int clicked = draw_cpu_view(session, ImVec2(side_w, cpu_h), selected_core);
+      cpu_rect = rect_here(ImVec2(cpu_w, cpu_h));
+      const int clicked = draw_cpu_view(session, ImVec2(cpu_w, cpu_h), selected_core, &cpu_cards_visible);
       if (clicked >= 0) {
         selected_core = clicked;
         gpu_view.selection = {};
       }
+      if (across) ImGui::SameLine(0, 8);
     }
     if (show.matrix) {
-      matrix_rect = rect_here(ImVec2(side_w, main_h - inspector_h - cpu_h - 8));
-      matrix_view.draw(session, ImVec2(side_w, matrix_rect.h));
+      const float matrix_w = across ? side_w - cpu_w - 8 : side_w;
+      const float matrix_h = across ? cpu_h : main_h - inspector_h - cpu_h - 8;
+      matrix_rect = rect_here(ImVec2(matrix_w, matrix_h));
+      matrix_view.draw(session, ImVec2(matrix_w, matrix_h));
     }
     if (inspector) {
       ImGui::BeginChild("inspector", ImVec2(side_w, inspector_h), true);

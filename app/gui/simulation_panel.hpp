@@ -27,7 +27,8 @@ struct SimulationPanel {
   // headless tests can check the pixels of each view.
   struct Rect { float x = 0, y = 0, w = 0, h = 0; };
   Rect chip_rect, cpu_rect, matrix_rect;
-  bool legend_shown = true;  // false where the chip needed the legend's room
+  bool legend_shown = true;  // false where the chip needed the legend's room, or no chip is drawn
+  int cpu_cards_visible = 0;  // CPU cores whose card shows (draw_cpu_view), 0 when the cores are not drawn
 
   // The launch follows the real run's controls: same M, N, K (capped) and the nearest kernel.
   void sync(const RealRunControls& real);

@@ -46,6 +46,7 @@ const std::vector<ExpectationName>& expectation_names() {
         {"highlight_outlines_covering", "of them, outlines drawn over what they point at"},
         {"drawn_chip", "the simulated chip was drawn"},
         {"drawn_cpu", "the simulated CPU cores were drawn"},
+        {"cpu_cards_visible", "CPU core cards showing their name (not scrolled out of view)"},
         {"drawn_matrix", "the matrix view was drawn"},
         {"drawn_timers", "the real-run panel (measured on this machine) was drawn"},
         {"drawn_roofline", "the roofline was drawn"},

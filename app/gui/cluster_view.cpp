@@ -139,7 +139,7 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
   const std::string unavailable = real_unavailable_text(lang);
   const float real_h = !unavailable.empty() ? ImGui::CalcTextSize(unavailable.c_str(), nullptr, false, width).y
                                             : ImGui::GetFrameHeight() + 2 * ImGui::GetTextLineHeightWithSpacing();
-  const float below = 4 + font * 1.2f + legend_h + real_h + 3 * style.ItemSpacing.y + style.WindowPadding.y;
+  float below = 4 + font * 1.2f + legend_h + real_h + 3 * style.ItemSpacing.y + style.WindowPadding.y;
   // The timeline is what the lesson's captions point at (the all-reduce, the bubble): in a short
   // panel (a small window with large text) the link names and the row of chips give way to it,
   // so every GPU's row keeps at least half a line of height.
@@ -147,6 +147,10 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
   const float text_lines = ImGui::GetTextLineHeightWithSpacing() * (r.config.strategy == sim::Strategy::pipeline ? 4 : 3);
   const float min_rows_h = static_cast<float>(std::min(n, 16)) * font * 0.5f;
   compact_ = bottom - ImGui::GetCursorScreenPos().y < text_lines + chips_block + min_rows_h + below;
+  // In a short panel the line on why no real split can run here gives way to the timeline too
+  // (a real split that ran, or can be started, keeps its line).
+  const bool drop_unavailable = compact_ && !unavailable.empty();
+  if (drop_unavailable) below -= real_h + style.ItemSpacing.y;
   wrapped_text(colour_simulated(), scaling_line_);
   if (!compact_)
     wrapped_text(disabled, trf("cluster.links", lang, r.intra.name, r.network.name, time_text(r.total_s),
@@ -243,7 +247,7 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
   dl->AddText(ImVec2(origin.x + label_w + plot_w - ImGui::CalcTextSize(end.c_str()).x, y), text, end.c_str());
   ImGui::SetCursorScreenPos(ImVec2(origin.x, y + font * 1.2f));
   wrapped_text(disabled, tr("cluster.legend", lang));
-  draw_real_split(lang);
+  if (!drop_unavailable) draw_real_split(lang);
 }
 
 // Speed-up against GPU count on log2-log2 axes (1..64 both ways): the ideal is the diagonal, the

@@ -44,6 +44,25 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
        [](const GenerationRow& r) { return group_digits(static_cast<long long>(r.memory_bandwidth_gbs + 0.5)); }},
   };
 
+  // Every row in sight, however short the panel (a caption at 2x text on a 720p projector leaves
+  // it a few lines): where the note and the rows at full size are taller than the panel, the
+  // whole table is drawn smaller, rather than leave the newest GPUs below a scrollbar.
+  // Spacing and cell padding do not shrink with the font: only the text does.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float font_h = ImGui::GetTextLineHeight();
+  // Drawn smaller, the rows also lose their padding (1 px above and below the text).
+  const float row_fixed = 2 * 1 + 2;
+  const auto height_at = [&](float scale) {
+    const float note_h =
+        ImGui::CalcTextSize(tr("generations.note", lang), nullptr, false, size.x / scale).y * scale + style.ItemSpacing.y;
+    return note_h + (static_cast<float>(rows.size()) + 1) * (font_h * scale + row_fixed) + style.ItemSpacing.y * 2;
+  };
+  const float room = ImGui::GetContentRegionAvail().y;
+  font_scale = 1;
+  if (room > 0 && height_at(1) + font_h * 0.5f * static_cast<float>(rows.size()) > room)
+    while (font_scale > 0.4f && height_at(font_scale) > room) font_scale *= 0.95f;
+  if (font_scale < 1) ImGui::SetWindowFontScale(font_scale);
+
   // Columns as wide as their widest cell, then the bar chart in what is left; drop the optional
   // columns, last first, while the chart would be narrower than its minimum.
   const float pad = ImGui::GetStyle().CellPadding.x * 2 + ImGui::GetStyle().ItemSpacing.x;
@@ -80,7 +99,13 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY;
   const int ncols = static_cast<int>(std::count(shown.begin(), shown.end(), true)) + (chart ? 1 : 0);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  if (!ImGui::BeginTable("generations", ncols, flags, ImVec2(avail.x, avail.y))) return;
+  const bool tight = font_scale < 1;
+  if (tight) ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(style.CellPadding.x, 1));
+  if (!ImGui::BeginTable("generations", ncols, flags, ImVec2(avail.x, avail.y))) {
+    if (tight) ImGui::PopStyleVar();
+    ImGui::SetWindowFontScale(1.0f);
+    return;
+  }
   ImGui::TableSetupScrollFreeze(0, 1);
   for (std::size_t i = 0; i < all.size(); ++i) {
     if (!shown[i]) continue;
@@ -95,8 +120,10 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   // Rows share the height the panel has (up to twice a text line), so the table fills a projector
   // screen instead of a strip at its top.
   const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float row_min = tight ? ImGui::GetTextLineHeight() + row_fixed : line;
+  const float header_h = ImGui::GetTextLineHeight() + row_fixed;
   const float row_h =
-      std::clamp((avail.y - line * 1.5f) / std::max<std::size_t>(1, rows.size()), line, 2.0f * line);
+      std::clamp((avail.y - header_h - style.ItemSpacing.y) / std::max<std::size_t>(1, rows.size()), row_min, 2.0f * line);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImVec4 tensor_colour = colour_simulated();
   tensor_colour.w = 0.75f;
@@ -140,11 +167,13 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
     }
   }
   ImGui::EndTable();
+  if (tight) ImGui::PopStyleVar();
+  ImGui::SetWindowFontScale(1.0f);
 }
 
 nlohmann::json GenerationsPanel::state() const {
-  return {{"shown", drawn}, {"columns", columns}, {"rows", row_ids}, {"marked", marked},
-          {"dropped_columns", dropped_columns}};
+  return {{"shown", drawn},           {"columns", columns},       {"rows", row_ids}, {"marked", marked},
+          {"dropped_columns", dropped_columns}, {"font_scale", font_scale}};
 }
 
 }  // namespace ws::app

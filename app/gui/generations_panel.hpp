@@ -21,6 +21,7 @@ struct GenerationsPanel {
   std::vector<std::string> row_ids;
   std::string marked;  // the simulated preset's id
   int dropped_columns = 0;
+  float font_scale = 1;  // below 1 where the table was drawn smaller to keep every row in sight
 
   void draw(ImVec2 size, const std::string& current_gpu_preset, lesson::Language lang);
   nlohmann::json state() const;

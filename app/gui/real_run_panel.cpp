@@ -308,14 +308,9 @@ void draw_elsewhere(const RealRunView& view) {
   }
 }
 
-}  // namespace
-
-void draw_real_run_panel(RealRunView& view, double now, bool clean) {
-  auto& session = view.session;
-  auto& c = session.controls();
+// This machine's CPU, the OpenBLAS core, and what GPU (CUDA, else OpenGL) there is or why none.
+void draw_hardware_lines() {
   const auto& cpu = kernels::cpu_info();
-
-  text_coloured(colour_measured(), T("label.measured_here"));
   ImGui::TextWrapped("%s", TF("run.cpu_line", cpu.name, cpu.cores, cpu.simd).c_str());
   // The kernel cpu-blas really runs, and the one OpenBLAS would have run when warpscope corrected it.
   if (const std::string core = kernels::blas_core_name(); core != "none") {
@@ -337,6 +332,22 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     else
       text_coloured(colour_error(), "OpenGL: " + kernels::gl_status());
   }
+}
+
+}  // namespace
+
+void draw_real_run_panel(RealRunView& view, double now, bool clean) {
+  auto& session = view.session;
+  auto& c = session.controls();
+
+  if (const ImVec2 panel = ImGui::GetWindowSize(); panel.x != view.compact_for_w || panel.y != view.compact_for_h) {
+    view.compact = false;
+    view.compact_for_w = panel.x;
+    view.compact_for_h = panel.y;
+  }
+  const bool compact = clean && view.compact;
+  text_coloured(colour_measured(), T("label.measured_here"));
+  if (!compact) draw_hardware_lines();
   ImGui::Separator();
 
   if (!clean) draw_controls(view, now);  // presentation mode keeps the timers, hides the controls
@@ -382,7 +393,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
 
   // What the real CUDA kernel asks of an SM, through the occupancy calculator (this GPU's figures,
   // or the build's for sm_90, as the line says).
-  if (!c.gpu_kernel.empty())
+  if (!c.gpu_kernel.empty() && !compact)
     if (const auto line = resource_line(c.gpu_kernel, c.shape)) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       ImGui::TextWrapped("%s: %s", c.gpu_kernel.c_str(), line->c_str());
@@ -405,9 +416,12 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     }
   }
   draw_elsewhere(view);
-  ImGui::Separator();
-  ImGui::TextWrapped("%s", T("label.history"));
-  view.history.draw(std::max(120.0f, ImGui::GetContentRegionAvail().y - 8));
+  if (!compact) {
+    ImGui::Separator();
+    ImGui::TextWrapped("%s", T("label.history"));
+    view.history.draw(std::max(120.0f, ImGui::GetContentRegionAvail().y - 8));
+  }
+  if (ImGui::GetScrollMaxY() > 1) view.compact = true;  // takes effect from the next frame
 }
 
 }  // namespace ws::app

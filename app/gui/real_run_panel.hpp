@@ -22,6 +22,11 @@ struct RealRunView {
   bool lock_square = true;  // M = N = K while dragging one of them
   DefaultGpuKernel gpu_default;  // what the GPU picker started with, and why none when empty
   bool hardware_gpu = false;     // a GPU that really computes is here (CUDA, or GL on hardware)
+  // Presentation mode in a panel too short for everything (a 720p projector, 2x text): the lines
+  // on this machine's hardware, the kernel's resources and the history give way to the results
+  // table and its sentence. Set when the panel scrolled; cleared when the panel's size changes.
+  bool compact = false;
+  float compact_for_w = 0, compact_for_h = 0;
 
   // Runs measured on other machines, each file apart, and one line per file that could not be read.
   std::vector<MeasuredElsewhere> elsewhere;

@@ -170,7 +170,11 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", note.c_str());  // a long note wraps at the panel's edge instead of running off it
   ImGui::PopStyleColor();
-  const float timeline_h = show.timeline ? ImGui::GetTextLineHeightWithSpacing() * 3 + 12 : 0;
+  // The timeline's height as it was last drawn (its buttons are taller than a line of text, by
+  // the frame padding, at every scale); before it ever was, an estimate that errs tall.
+  const float timeline_estimate = ImGui::GetStyle().ItemSpacing.y * 2 + ImGui::GetFrameHeightWithSpacing() +
+                                  ImGui::GetTextLineHeightWithSpacing() * 2 + 2;
+  const float timeline_h = show.timeline ? (timeline_drawn_h > 0 ? timeline_drawn_h : timeline_estimate) : 0;
   // The chip comes before its legend: where both do not fit (a small window with large text),
   // the legend gives way rather than leave the animation a strip or push text out of the panel.
   const bool tensor = sim::uses_tensor_cores(controls.kernel);
@@ -181,8 +185,28 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   if (legend_shown) draw_legend(tensor);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float main_h = std::max(50.0f, size.y - (ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y) - timeline_h);
-  const bool side = show.cpu || show.matrix || (show.inspector && !clean);
+  // With a timeline below, the item spacing after the main row is the timeline's too.
+  const float main_h = std::max(24.0f, size.y - (ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y) - timeline_h -
+                                           (show.timeline ? ImGui::GetStyle().ItemSpacing.y : 0));
+  // The inspector's lines, and the room it has beside the chip. Where they do not fit (a short
+  // panel, large text) its text is drawn smaller rather than scrolled; with nothing selected its
+  // only line is a hint to click, which is left out rather than shrunk or cut.
+  bool inspector = show.inspector && !clean;
+  const float inspector_room = show.cpu || show.matrix ? main_h * 0.6f : main_h;
+  const float side_w_if_shown = !show.gpu ? avail.x : std::clamp(avail.x * 0.36f, 300.0f, 520.0f);
+  const int inspector_want =
+      inspector ? inspector_lines(session, gpu_view.selection, selected_core,
+                                  side_w_if_shown - 2 * ImGui::GetStyle().WindowPadding.x)
+                : 0;
+  const float inspector_want_h = ImGui::GetTextLineHeightWithSpacing() * inspector_want;
+  if (inspector && inspector_want_h > inspector_room && !gpu_view.selection.valid() && selected_core < 0)
+    inspector = false;
+  float inspector_scale = 1;
+  if (inspector && inspector_want_h > inspector_room) {
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    inspector_scale = std::clamp((inspector_room / inspector_want - spacing) / ImGui::GetTextLineHeight(), 0.5f, 1.0f);
+  }
+  const bool side = show.cpu || show.matrix || inspector;
   const float side_w = !show.gpu ? avail.x : side ? std::clamp(avail.x * 0.36f, 300.0f, 520.0f) : 0;
   auto rect_here = [](ImVec2 size) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -197,13 +221,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   }
   if (side) {
     ImGui::BeginGroup();
-    const bool inspector = show.inspector && !clean;
-    const float inspector_h =
-        inspector ? std::min(main_h * 0.6f,
-                             ImGui::GetTextLineHeightWithSpacing() *
-                                 inspector_lines(session, gpu_view.selection, selected_core,
-                                                 side_w - 2 * ImGui::GetStyle().WindowPadding.x))
-                  : 0;
+    const float inspector_h = inspector ? std::min(inspector_room, inspector_want_h) : 0;
     // Without the chip the panel is wide and often short (a lecture step's caption takes the
     // rest): the cores and the matrix stand side by side at full height instead of stacked.
     const bool across = !show.gpu && show.cpu && show.matrix;
@@ -227,14 +245,17 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     }
     if (inspector) {
       ImGui::BeginChild("inspector", ImVec2(side_w, inspector_h), true);
+      ImGui::SetWindowFontScale(inspector_scale);  // window state: set on every frame, 1 included
       draw_inspector(session, gpu_view.selection, selected_core);
       ImGui::EndChild();
     }
     ImGui::EndGroup();
   }
   if (show.timeline) {
+    const float top = ImGui::GetCursorPosY();
     ImGui::Separator();
     draw_timeline(session, clean);
+    timeline_drawn_h = ImGui::GetCursorPosY() - top;
   }
 }
 

@@ -28,7 +28,8 @@ struct SimulationPanel {
   struct Rect { float x = 0, y = 0, w = 0, h = 0; };
   Rect chip_rect, cpu_rect, matrix_rect;
   bool legend_shown = true;  // false where the chip needed the legend's room, or no chip is drawn
-  int cpu_cards_visible = 0;  // CPU cores whose card shows (draw_cpu_view), 0 when the cores are not drawn
+  int cpu_cards_visible = 0;   // CPU cores whose card shows (draw_cpu_view), 0 when the cores are not drawn
+  float timeline_drawn_h = 0;  // the timeline's height in the last frame that drew it
 
   // The launch follows the real run's controls: same M, N, K (capped) and the nearest kernel.
   void sync(const RealRunControls& real);

@@ -1,5 +1,7 @@
 #include "gui/text_clip_check.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cfloat>
 #include <set>
@@ -100,6 +102,10 @@ void clip_check_end_frame() {
   ImGuiContext* ctx = ImGui::GetCurrentContext();
   if (ctx) {
     for (ImGuiWindow* window : ctx->Windows) {
+      if (window->Active && window->ScrollMax.y > kTolerance &&
+          !(window->Flags & (ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)))
+        g_current.scrolling.push_back(
+            {panel_name(window), fmt::format("({} px more than it shows)", static_cast<int>(window->ScrollMax.y))});
       if (!window->Active || !(window->Flags & ImGuiWindowFlags_NoScrollbar)) continue;
       if (window->Flags & (ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)) continue;
       const float room = window->InnerRect.GetHeight() - 2 * window->WindowPadding.y;

@@ -20,6 +20,10 @@ struct ClipReport {
   std::vector<ClippedText> texts;
   // Every non-blank text a panel drew in the frame, clipped or not, once per panel and text.
   std::vector<ClippedText> drawn;
+  // Regions (panels and their child regions) whose content was taller than their room, so that
+  // they scrolled: fine under a user's mouse, but on a projected picture part of them is out of
+  // sight, a line may show half, and the text check above lets that pass. `text` says by how much.
+  std::vector<ClippedText> scrolling;
   std::map<std::string, int> by_panel() const;
 };
 

@@ -132,8 +132,10 @@ nlohmann::json clip_report_json() {
   // Every text the frame drew, once per panel: a test reads it to find UI text left in English.
   nlohmann::json drawn = nlohmann::json::array();
   for (const auto& t : report.drawn) drawn.push_back({{"panel", t.panel}, {"text", t.text}});
+  nlohmann::json scrolling = nlohmann::json::array();
+  for (const auto& t : report.scrolling) scrolling.push_back({{"panel", t.panel}, {"text", t.text}});
   return {{"count", report.texts.size()}, {"panels", report.by_panel()}, {"texts", texts},
-          {"drawn", drawn}, {"check_linked", clip_check_linked()}};
+          {"drawn", drawn}, {"scrolling", scrolling}, {"check_linked", clip_check_linked()}};
 }
 
 struct FrameTimes {

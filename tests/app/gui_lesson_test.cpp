@@ -85,6 +85,9 @@ TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
       EXPECT_EQ(step["clipped_text"]["count"], 0) << lang << " step " << step["lesson_step"] << ": "
                                                   << step["clipped_text"]["texts"].dump();
       EXPECT_GE(step["caption_px"].get<double>(), 9.0) << lang << " step " << step["lesson_step"];
+      // Nor any panel that scrolls: on a projected picture what is below its fold is out of sight.
+      EXPECT_TRUE(step["clipped_text"]["scrolling"].empty())
+          << lang << " step " << step["lesson_step"] << ": " << step["clipped_text"]["scrolling"].dump();
       // Korean done right: no interface text left in English on any step (korean_text.hpp).
       if (std::string(lang) == "ko") {
         const auto english = ws::test_support::english_texts(step["clipped_text"]);

@@ -55,12 +55,20 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   const auto height_at = [&](float scale) {
     const float note_h =
         ImGui::CalcTextSize(tr("generations.note", lang), nullptr, false, size.x / scale).y * scale + style.ItemSpacing.y;
-    return note_h + (static_cast<float>(rows.size()) + 1) * (font_h * scale + row_fixed) + style.ItemSpacing.y * 2;
+    // (+ a row border each, and half a line to spare: Hangul lines wrap a little taller)
+    return note_h + (static_cast<float>(rows.size()) + 1) * (font_h * scale + row_fixed + 1) + style.ItemSpacing.y * 2 +
+           font_h * scale * 0.5f;
   };
   const float room = ImGui::GetContentRegionAvail().y;
+  // At full size a row is at least a line with its spacing, and the header has its cell padding.
+  const float roomy_h = ImGui::CalcTextSize(tr("generations.note", lang), nullptr, false, size.x).y +
+                        style.ItemSpacing.y * 3 + font_h + style.CellPadding.y * 2 +
+                        static_cast<float>(rows.size()) * (ImGui::GetTextLineHeightWithSpacing() + 2);
+  // A line to spare on both estimates: the table's own rounding of row heights is not modelled.
+  const bool tight = room > 0 && roomy_h > room - font_h;
   font_scale = 1;
-  if (room > 0 && height_at(1) + font_h * 0.5f * static_cast<float>(rows.size()) > room)
-    while (font_scale > 0.4f && height_at(font_scale) > room) font_scale *= 0.95f;
+  if (tight)
+    while (font_scale > 0.4f && height_at(font_scale) > room - font_h) font_scale *= 0.95f;
   if (font_scale < 1) ImGui::SetWindowFontScale(font_scale);
 
   // Columns as wide as their widest cell, then the bar chart in what is left; drop the optional
@@ -99,7 +107,6 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY;
   const int ncols = static_cast<int>(std::count(shown.begin(), shown.end(), true)) + (chart ? 1 : 0);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const bool tight = font_scale < 1;
   if (tight) ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(style.CellPadding.x, 1));
   if (!ImGui::BeginTable("generations", ncols, flags, ImVec2(avail.x, avail.y))) {
     if (tight) ImGui::PopStyleVar();
@@ -118,12 +125,12 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   }
   ImGui::TableHeadersRow();
   // Rows share the height the panel has (up to twice a text line), so the table fills a projector
-  // screen instead of a strip at its top.
+  // screen instead of a strip at its top; 2 px a row are left for its border and rounding.
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float row_min = tight ? ImGui::GetTextLineHeight() + row_fixed : line;
   const float header_h = ImGui::GetTextLineHeight() + row_fixed;
   const float row_h =
-      std::clamp((avail.y - header_h - style.ItemSpacing.y) / std::max<std::size_t>(1, rows.size()), row_min, 2.0f * line);
+      std::clamp((avail.y - header_h - style.ItemSpacing.y) / std::max<std::size_t>(1, rows.size()) - 2, row_min, 2.0f * line);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImVec4 tensor_colour = colour_simulated();
   tensor_colour.w = 0.75f;

@@ -135,7 +135,7 @@ TEST_P(GuiProjectorExport, NoStepCutsText) {
   fs::remove_all(dir);
   const auto r = run_command("HOME=" + home_.string() + " XDG_CONFIG_HOME=" + home_.string() + "/.config " + bin +
                              " lesson export " + lessons + "/gpu-story." + c.lang + ".toml --out " + dir.string() +
-                             " --window " + c.window + " --ui-scale " + c.ui_scale + " --print-state");
+                             " --window " + c.window + " --ui-scale " + c.ui_scale + " --print-state --wait-results");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::set<int> steps;
   std::istringstream lines(r.output);
@@ -148,6 +148,12 @@ TEST_P(GuiProjectorExport, NoStepCutsText) {
     EXPECT_EQ(step["clipped_text"]["count"], 0)
         << c.lang << " " << c.window << " " << c.ui_scale << "x, step " << n << ":\n" << clipped_list(step["clipped_text"]);
     EXPECT_GE(step["caption_px"].get<double>(), 9.0) << "step " << n;
+    // Nothing scrolled out of sight, and the picture shows what the caption claims, at this size too.
+    EXPECT_TRUE(step["clipped_text"]["scrolling"].empty())
+        << c.lang << " " << c.window << " " << c.ui_scale << "x, step " << n << ": " << step["clipped_text"]["scrolling"].dump();
+    for (const auto& e : step["expect"])
+      EXPECT_TRUE(e["ok"].get<bool>()) << c.lang << " " << c.window << " " << c.ui_scale << "x, step " << n << ": '"
+                                       << e["expect"].get<std::string>() << "' is not met (the value is " << e["value"] << ")";
   }
   EXPECT_GE(steps.size(), 12u) << r.output;
 }

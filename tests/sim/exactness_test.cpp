@@ -244,6 +244,7 @@ TEST(SimExactness, PinnedDigestsTotalsAndProduct) {
     EXPECT_EQ(got.c_hash, c.expect.c_hash);
     for (int i = 0; i < 6; ++i) EXPECT_EQ(got.at[i], c.expect.at[i]) << "digest at cycle " << at[i];
 
+#ifndef __SANITIZE_THREAD__  // one thread has no race to find: the release and ASan runs check these
     // Small, uneven steps (every advance_to ends at an arbitrary cycle) land on the same states.
     GpuModel stepped(setup, nullptr);
     EXPECT_EQ(walk(stepped, at, 37), d);
@@ -254,6 +255,7 @@ TEST(SimExactness, PinnedDigestsTotalsAndProduct) {
     // Partial slices (batched FFMAs summed only at the points) land on the same states.
     GpuModel partial(setup, nullptr);
     EXPECT_EQ(walk_partial(partial, at, 29), d);
+#endif
     GpuModel partial_threads(setup, nullptr);
     partial_threads.set_threads(2);
     EXPECT_EQ(walk_partial(partial_threads, at, 256), d) << "2 threads";

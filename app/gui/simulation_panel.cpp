@@ -207,7 +207,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     inspector_scale = std::clamp((inspector_room / inspector_want - spacing) / ImGui::GetTextLineHeight(), 0.5f, 1.0f);
   }
   const bool side = show.cpu || show.matrix || inspector;
-  const float side_w = !show.gpu ? avail.x : side ? std::clamp(avail.x * 0.36f, 300.0f, 520.0f) : 0;
+  const float side_w = !show.gpu || side ? side_w_if_shown : 0;
   auto rect_here = [](ImVec2 size) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     return Rect{p.x, p.y, size.x, size.y};

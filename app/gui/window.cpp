@@ -657,7 +657,9 @@ int run_gui(const GuiOptions& options) {
                                    ? 4ull * (std::uint64_t(shape.m) * shape.k + std::uint64_t(shape.k) * shape.n +
                                              std::uint64_t(shape.m) * shape.n)
                                    : 0;
-    soak->finish(live, static_cast<std::uint64_t>(fonts->TexWidth) * fonts->TexHeight * 4);
+    const sim::Simulation* shown = sim_panel.session.simulation();
+    soak->finish(live, static_cast<std::uint64_t>(fonts->TexWidth) * fonts->TexHeight * 4,
+                 shown != nullptr ? shown->checkpoint_bytes() : 0);
     std::printf("%s\n", soak->report().dump().c_str());
     if (soak->failed()) exit_code = 1;
   }

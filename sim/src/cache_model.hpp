@@ -67,6 +67,50 @@ class SectorCache {
     return false;
   }
 
+  // The LRU order as ranks within each set (0: never used), a quarter of the stamps' memory, for
+  // a checkpoint. Victim choice reads only the order of a set's stamps, and every later stamp is
+  // above clock_, so stamps put back as ranks (restore_lru) choose the same victims from then on;
+  // the stamps themselves are not in the state hash.
+  bool lru_packable() const { return !tag_.empty() && ways_ <= 255; }
+  std::vector<std::uint8_t> take_lru() {
+    std::vector<std::uint8_t> ranks(stamp_.size(), 0);
+    for (std::uint64_t set = 0; set < sets_; ++set) {
+      const std::uint64_t base = set * ways_;
+      for (int w = 0; w < ways_; ++w) {
+        const std::uint32_t st = stamp_[base + w];
+        if (st == 0) continue;
+        int rank = 1;
+        for (int o = 0; o < ways_; ++o) rank += static_cast<int>(stamp_[base + o] != 0 && stamp_[base + o] < st);
+        ranks[base + w] = static_cast<std::uint8_t>(rank);
+      }
+    }
+    std::vector<std::uint32_t>().swap(stamp_);
+    return ranks;
+  }
+  void restore_lru(const std::vector<std::uint8_t>& ranks) { stamp_.assign(ranks.begin(), ranks.end()); }
+
+  // The tags in half the memory, for a checkpoint: an entry's set is its position, so only
+  // line / sets is kept (+1, 0: empty), when that fits 16 bits for every entry; else nothing is
+  // taken (empty result).
+  std::vector<std::uint16_t> take_tags() {
+    std::vector<std::uint16_t> high(tag_.size());
+    for (std::size_t e = 0; e < tag_.size(); ++e) {
+      if (tag_[e] == 0) continue;
+      const std::uint64_t h = (tag_[e] - 1) / sets_ + 1;
+      if (h > 0xffff) return {};
+      high[e] = static_cast<std::uint16_t>(h);
+    }
+    std::vector<std::uint32_t>().swap(tag_);
+    return high;
+  }
+  void restore_tags(const std::vector<std::uint16_t>& high) {
+    tag_.resize(high.size());
+    for (std::size_t e = 0; e < high.size(); ++e) {
+      const std::uint64_t set = (e / static_cast<std::size_t>(ways_)) % sets_;
+      tag_[e] = high[e] == 0 ? 0 : static_cast<std::uint32_t>((high[e] - 1) * sets_ + set + 1);
+    }
+  }
+
   std::size_t bytes() const {
     return seen_.size() * 8 + tag_.size() * 4 + stamp_.size() * 4 + mask_.size();
   }

@@ -176,6 +176,20 @@ struct GpuState {
   SectorCache l2;
 };
 
+// A checkpoint of GpuState in less memory, restored to exactly the same state (GpuModel::pack,
+// unpack). A block's shared memory mostly holds one tile of A and B as the program stored it, so a
+// chunk of it that equals that tile keeps only the tile's number; caches keep their LRU order as
+// ranks (SectorCache::take_lru).
+struct PackedGpuState {
+  static constexpr std::int32_t kRaw = -1, kZero = -2;
+  GpuState st;                          // without the shared memory, and without packed caches' stamps
+  std::vector<std::int32_t> smem_code;  // per chunk of GpuState::smem (GpuSetup::bdim floats): a tile, kRaw or kZero
+  std::vector<float> smem_raw;          // the kRaw chunks, in order
+  std::vector<std::vector<std::uint8_t>> lru;  // per cache, the L1s then the L2: ranks; empty: stamps kept in st
+  std::vector<std::vector<std::uint16_t>> tags;  // per cache: tags without their set; empty: kept in st
+  std::size_t bytes() const;
+};
+
 // What the run leaves in C; written as cells finish, identical on every replay. A reader on
 // another thread loads `finish` with acquire (see load_finish): value and owner of a cell are
 // written before its finish cycle is released.
@@ -231,6 +245,10 @@ class GpuModel {
   void lane_coords(const Warp& w, int lane, int& bx, int& by, int& tx, int& ty) const;
   void hash_into(Hasher& h) const;
   std::size_t state_bytes() const;
+  // A checkpoint of the state (whole: make_whole() first) and its restore; unpack gives the state
+  // that was packed, field for field but the caches' stamps, which keep their order.
+  void pack(PackedGpuState& out);
+  void unpack(const PackedGpuState& in);
 
  private:
   template <class P>
@@ -303,6 +321,7 @@ class GpuModel {
   std::vector<std::uint16_t> fma_from_;  // per warp: its batch's FFMAs already in its sums
   bool partial_ = false;  // FFMAs issued and not yet in the sums (advance_to with whole false)
   std::vector<std::int32_t> slot_j_;  // a slot's index in its scheduler's arrays: slot / nsched
+  std::vector<float> tile_scratch_;   // pack, unpack: a block's shared memory for a candidate tile
 };
 
 // Why a program on the tensor cores cannot run on this GPU, naming the presets where it can;

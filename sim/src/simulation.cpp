@@ -10,6 +10,8 @@
 #include <mutex>
 #include <thread>
 
+#include <unistd.h>
+
 #include "cpu_model.hpp"
 #include "gpu_model.hpp"
 #include "kernels/kernel_program.hpp"
@@ -88,9 +90,20 @@ namespace {
 // Simulated warp instructions per second on one core of the project machine under load
 // (docs/PERFORMANCE.md), rounded down so estimates err long: each kernel program's figure.
 double instructions_per_second(Kernel k) { return detail::kernel_ops(k).instructions_per_second; }
-// A checkpoint every this many seconds of simulating (at the rate above), so a seek replays
-// at most about this long; doubled whenever the checkpoint budget fills.
-constexpr double kCheckpointReplaySeconds = 0.02;
+// Checkpoints no closer than this many seconds of simulating (at the rate above, one core): a
+// seek replays at most about this long, on every core, when the budget allows it.
+constexpr double kCheckpointReplaySeconds = 0.04;
+
+// SimConfig::checkpoint_budget_bytes, 0 resolved: an eighth of the host's memory, between 256 MiB
+// and 3 GiB. Only the largest launches fill it (2048³ on an H100: docs/PERFORMANCE.md), and what
+// it buys is seeks that land at once instead of replaying for a second.
+std::size_t checkpoint_budget(const SimConfig& cfg) {
+  if (cfg.checkpoint_budget_bytes > 0) return cfg.checkpoint_budget_bytes;
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  const double host = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+  constexpr double kMin = 256.0 * (1 << 20), kMax = 3.0 * (1 << 30);
+  return static_cast<std::size_t>(std::clamp(host / 8, kMin, kMax));
+}
 
 int resolve_block(const GpuPreset& gpu, int block, Kernel kernel) {
   if (const int need = detail::kernel_ops(kernel).block; need != 0) {
@@ -140,7 +153,7 @@ Estimate estimate(const GpuPreset& gpu, const SimConfig& in) {
   e.warp_instructions = warps * per_warp;
   e.seconds = e.warp_instructions / instructions_per_second(cfg.kernel);
   e.memory_bytes = 4 * (m * k + k * n) + 20 * m * n + 4.0 * gpu.sm_count * 64 * 32 * 8 +
-                   (cfg.checkpoints ? static_cast<double>(cfg.checkpoint_budget_bytes) : 0.0);
+                   (cfg.checkpoints ? static_cast<double>(checkpoint_budget(cfg)) : 0.0);
   char buf[256];
   if (e.seconds > cfg.max_seconds) {
     e.ok = false;
@@ -173,14 +186,16 @@ struct Simulation::Impl {
   double expected_instructions = 1;
 
   struct Checkpoint {
-    std::int64_t cycle;
-    detail::GpuState gs;
+    std::int64_t cycle = 0;
+    detail::PackedGpuState gs;
     detail::CpuState cs;
+    std::size_t bytes = 0;
   };
-  mutable std::mutex mu;  // guards cps, total, sum, error
+  mutable std::mutex mu;  // guards cps, cps_bytes, total, sum, error
   mutable std::condition_variable finished_cv;
   std::vector<Checkpoint> cps;
-  std::uint64_t interval_instructions = 0;
+  std::size_t cps_bytes = 0;
+  std::uint64_t interval_instructions = 0;  // the fewest; produce() spreads them to fit the budget
   std::int64_t total = 0;
   Summary sum;
   std::string error;
@@ -201,7 +216,7 @@ struct Simulation::Impl {
   }
 
   void restore(const Checkpoint& cp) {
-    g->state() = cp.gs;
+    g->unpack(cp.gs);
     c->state() = cp.cs;
   }
 
@@ -231,16 +246,43 @@ struct Simulation::Impl {
       const std::int64_t cpu_to = pg.state().finished ? std::min(target, pg.state().finish_cycle) : target;
       pc.advance_to(static_cast<double>(cpu_to) * ratio);
     };
-    const std::size_t per = pg.state_bytes() + pc.state_bytes();
-    const std::size_t max_count =
-        std::clamp<std::size_t>(cfg.checkpoint_budget_bytes / std::max<std::size_t>(per, 1), 2, 4096);
-    std::uint64_t next_checkpoint = interval_instructions;
+    const std::size_t budget = checkpoint_budget(cfg);
+    // Packed outside the lock, so a seek restoring another checkpoint meanwhile is not held up.
+    auto keep_checkpoint = [&](std::int64_t cycle) {
+      pg.make_whole();
+      Checkpoint cp;
+      cp.cycle = cycle;
+      pg.pack(cp.gs);
+      cp.cs = pc.state();
+      cp.bytes = cp.gs.bytes() + pc.state_bytes();
+      std::lock_guard lock(mu);
+      cps_bytes += cp.bytes;
+      cps.push_back(std::move(cp));
+      if (cps_bytes > budget && cps.size() > 2) {
+        // Keep every other checkpoint and space future ones twice as far: memory stays bounded
+        // and checkpoints stay evenly spread over the run.
+        std::vector<Checkpoint> kept;
+        cps_bytes = 0;
+        for (std::size_t i = 0; i < cps.size(); i += 2) {
+          cps_bytes += cps[i].bytes;
+          kept.push_back(std::move(cps[i]));
+        }
+        cps = std::move(kept);
+        interval_instructions *= 2;
+      }
+    };
     step_to(0);  // the CPU steps that start at time 0 belong to cycle 0, as after any seek(0)
     if (cfg.checkpoints) {
-      pg.make_whole();
-      std::lock_guard lock(mu);
-      cps.push_back({0, pg.state(), pc.state()});
+      keep_checkpoint(0);
+      // The run's warp instructions are known up front, so the checkpoints are spread over all of
+      // it as densely as the budget holds (with room for chunks of shared memory kept raw), not
+      // spaced twice as far each time it fills. The one at cycle 0 is among those that fit.
+      const double fit =
+          0.9 * static_cast<double>(budget) / static_cast<double>(std::max<std::size_t>(cps.front().bytes, 1));
+      interval_instructions = std::max<std::uint64_t>(
+          interval_instructions, static_cast<std::uint64_t>(std::ceil(expected_instructions / std::max(fit - 1, 1.0))));
     }
+    std::uint64_t next_checkpoint = interval_instructions;
     // Slices short enough that the display's limit moves smoothly and a stop lands at once.
     constexpr std::int64_t kSlice = 256;
     // Blocks are all placed at cycle 0, so the first sample is usually the busiest.
@@ -256,17 +298,7 @@ struct Simulation::Impl {
       peak_resident = std::max(peak_resident, resident);
       simulated_instructions.store(pg.state().instructions, std::memory_order_relaxed);
       if (cfg.checkpoints && pg.state().instructions >= next_checkpoint) {
-        pg.make_whole();
-        std::lock_guard lock(mu);
-        cps.push_back({target, pg.state(), pc.state()});
-        if (cps.size() > max_count) {
-          // Keep every other checkpoint and space future ones twice as far: memory stays bounded
-          // and checkpoints stay evenly spread over the run.
-          std::vector<Checkpoint> kept;
-          for (std::size_t i = 0; i < cps.size(); i += 2) kept.push_back(std::move(cps[i]));
-          cps = std::move(kept);
-          interval_instructions *= 2;
-        }
+        keep_checkpoint(target);
         next_checkpoint = pg.state().instructions + interval_instructions;
       }
       simulated.store(target, std::memory_order_release);
@@ -482,8 +514,7 @@ std::size_t Simulation::checkpoint_count() const {
 
 std::size_t Simulation::checkpoint_bytes() const {
   std::lock_guard lock(impl_->mu);
-  std::size_t per = impl_->g->state_bytes() + impl_->c->state_bytes();
-  return per * impl_->cps.size();
+  return impl_->cps_bytes;
 }
 
 int Simulation::sm_count() const { return impl_->gpu.sm_count; }

@@ -106,6 +106,9 @@ void one_cell_sectors(const GpuSetup& s, const Warp& w, SectorList& out);  // th
 //                         float* acc);      the batch's FFMAs [from, upto) on the lanes
 //   template <class F> static void for_each_cell(const GpuSetup&, const Warp&, F&& f);
 //       stg: f(cell, lane) for each C cell the warp's lanes hold
+//   static void smem_tile(const GpuSetup&, int bx, int by, int t, float* smem);  optional: block
+//       (bx, by)'s shared memory once every warp has stored tile t, which lets a checkpoint keep
+//       the tile's number instead of its floats (PackedGpuState)
 //
 // The estimate of a launch's size (before any setup) also comes from the program's entry.
 struct KernelOps {
@@ -127,6 +130,7 @@ struct KernelOps {
   // accumulators l*cell_side^2 ..): what the inspector shows of a lane.
   void (*warp_cells)(const GpuSetup&, const Warp&, std::vector<std::pair<std::size_t, int>>& out);
   int (*fmas_batched)(const Warp&);  // null: no batching
+  void (*smem_tile)(const GpuSetup&, int bx, int by, int t, float* smem);  // null: none
   void (*apply_ffmas)(GpuModel&, int sm, int slot, const Warp& w, int upto);
 };
 

@@ -186,6 +186,21 @@ struct TiledProgram : ProgramBase {
     }
   }
 
+  static void smem_tile(const GpuSetup& s, int bx, int by, int t, float* smem) {
+    const int B = s.bdim;
+    const int t0 = t * B;
+    float* as = smem;
+    float* bs = smem + s.threads;
+    for (int ty = 0; ty < B; ++ty) {
+      const int row = by * B + ty, krow = t0 + ty;
+      for (int tx = 0; tx < B; ++tx) {
+        const int kcol = t0 + tx, col = bx * B + tx;
+        as[ty * B + tx] = (row < s.m && kcol < s.k) ? s.a[static_cast<std::size_t>(row) * s.k + kcol] : 0.0f;
+        bs[ty * B + tx] = (krow < s.k && col < s.n) ? s.b[static_cast<std::size_t>(krow) * s.n + col] : 0.0f;
+      }
+    }
+  }
+
   // FFMAs of the tile issued: phase 5 is before kk, phase 6 at kk + sub.
   static int fmas_batched(const Warp& w) { return w.phase == 5 ? w.kk : (w.phase == 6 ? w.kk + w.sub : 0); }
 

@@ -232,6 +232,24 @@ struct RegblockProgram : ProgramBase {
     }
   }
 
+  // Every thread's stores of tile t (shared_store over all lanes and all four A stores); As's
+  // padding is never written, so it stays zero.
+  static void smem_tile(const GpuSetup& s, int bx, int by, int t, float* smem) {
+    const int t0 = t * BK;
+    std::fill_n(smem, kAsFloats + kBsFloats, 0.0f);
+    for (int q = 0; q < BK; ++q) {
+      const int kc = t0 + q;
+      for (int r = 0; r < BM; ++r) {
+        const int row = by * BM + r;
+        smem[q * kAStride + r] = (row < s.m && kc < s.k) ? s.a[static_cast<std::size_t>(row) * s.k + kc] : 0.0f;
+      }
+      for (int c = 0; c < BN; ++c) {
+        const int col = bx * BN + c;
+        smem[kAsFloats + q * BN + c] = (kc < s.k && col < s.n) ? s.b[static_cast<std::size_t>(kc) * s.n + col] : 0.0f;
+      }
+    }
+  }
+
   // FFMAs of the tile issued: 16 per step before the counter's.
   static int fmas_batched(const Warp& w) {
     if (w.phase == 6) return w.kk * kStepFmas;

@@ -94,13 +94,28 @@ double instructions_per_second(Kernel k) { return detail::kernel_ops(k).instruct
 // seek replays at most about this long, on every core, when the budget allows it.
 constexpr double kCheckpointReplaySeconds = 0.04;
 
-// SimConfig::checkpoint_budget_bytes, 0 resolved: an eighth of the host's memory, between 256 MiB
-// and 3 GiB. Only the largest launches fill it (2048³ on an H100: docs/PERFORMANCE.md), and what
-// it buys is seeks that land at once instead of replaying for a second.
+// The memory this process may use: the machine's, or less where a container's control group
+// limits it (cgroup v2, then v1; "max" or a huge number means no limit).
+double usable_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  double bytes = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+  for (const char* path : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    if (std::FILE* f = std::fopen(path, "r")) {
+      double limit = 0;
+      if (std::fscanf(f, "%lf", &limit) == 1 && limit > 0 && (bytes == 0 || limit < bytes)) bytes = limit;
+      std::fclose(f);
+    }
+  }
+  return bytes;
+}
+
+// SimConfig::checkpoint_budget_bytes, 0 resolved: an eighth of the memory this process may use,
+// between 256 MiB and 3 GiB. Only the largest launches fill it (2048³ on an H100:
+// docs/PERFORMANCE.md), and what it buys is seeks that land at once instead of replaying for a
+// second.
 std::size_t checkpoint_budget(const SimConfig& cfg) {
   if (cfg.checkpoint_budget_bytes > 0) return cfg.checkpoint_budget_bytes;
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  const double host = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+  const double host = usable_memory_bytes();
   constexpr double kMin = 256.0 * (1 << 20), kMax = 3.0 * (1 << 30);
   return static_cast<std::size_t>(std::clamp(host / 8, kMin, kMax));
 }

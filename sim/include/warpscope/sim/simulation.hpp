@@ -79,7 +79,8 @@ struct SimConfig {
   int cpu_cores = 0;           // CPU cores to simulate; 0: min(preset cores, 8)
   bool cpu_simd = false;       // CPU cores compute a SIMD strip of cells at once
   bool checkpoints = true;     // keep checkpoints for seek(); the CLI turns them off
-  // Memory for the checkpoints; 0: an eighth of the host's, between 256 MiB and 3 GiB (2048³ on an
+  // Memory for the checkpoints; 0: an eighth of what the process may use (the machine's memory
+  // or a container's limit), between 256 MiB and 3 GiB (2048³ on an
   // H100 fills 3 GiB with ~4 MB checkpoints; 1024³ takes ~0.5 GB whatever the budget).
   std::size_t checkpoint_budget_bytes = 0;
   // Return from the constructor once cycle 0 exists and simulate the rest on a thread of its

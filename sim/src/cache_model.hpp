@@ -105,10 +105,14 @@ class SectorCache {
   }
   void restore_tags(const std::vector<std::uint16_t>& high) {
     tag_.resize(high.size());
-    for (std::size_t e = 0; e < high.size(); ++e) {
-      const std::uint64_t set = (e / static_cast<std::size_t>(ways_)) % sets_;
-      tag_[e] = high[e] == 0 ? 0 : static_cast<std::uint32_t>((high[e] - 1) * sets_ + set + 1);
-    }
+    // Entries run set by set, ways_ to a set (and slice after slice): walked in that order rather
+    // than dividing each index back into its set.
+    const auto ways = static_cast<std::size_t>(ways_);
+    std::size_t e = 0;
+    while (e < high.size())
+      for (std::uint64_t set = 0; set < sets_ && e < high.size(); ++set)
+        for (std::size_t way = 0; way < ways && e < high.size(); ++way, ++e)
+          tag_[e] = high[e] == 0 ? 0 : static_cast<std::uint32_t>((high[e] - 1) * sets_ + set + 1);
   }
 
   std::size_t bytes() const {

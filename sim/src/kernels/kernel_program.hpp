@@ -79,6 +79,15 @@ inline void for_each_one_cell(const GpuSetup& s, const Warp& w, F&& f) {
 }
 void one_cell_sectors(const GpuSetup& s, const Warp& w, SectorList& out);  // the warp's C cells
 
+// A(row, col) and B(row, col), or 0 past the matrix's edge: what every tile load stores, so a
+// tile at the edge multiplies as if the matrices were padded with zeros.
+inline float a_or_zero(const GpuSetup& s, int row, int col) {
+  return row < s.m && col < s.k ? s.a[static_cast<std::size_t>(row) * s.k + col] : 0.0f;
+}
+inline float b_or_zero(const GpuSetup& s, int row, int col) {
+  return row < s.k && col < s.n ? s.b[static_cast<std::size_t>(row) * s.n + col] : 0.0f;
+}
+
 // What a program provides (static members of a struct P: kKernel, kName,
 // kInstructionsPerSecond, warp_instructions as in KernelOps, and the engine's steps are instantiated
 // for P in P's file by make_kernel_ops<P>() from gpu_engine.hpp, so all of it inlines):

@@ -219,14 +219,13 @@ struct RegblockProgram : ProgramBase {
       if (in.op == Op::sts_a) {
         const int r = lid / 4, q = 4 * (lid % 4) + w.sub;
         const int row = w.by * BM + r, kc = t0 + q;
-        smem[q * kAStride + r] = (row < s.m && kc < s.k) ? s.a[static_cast<std::size_t>(row) * s.k + kc] : 0.0f;
+        smem[q * kAStride + r] = a_or_zero(s, row, kc);
       } else {
         const int p = lid / 16, c = 4 * (lid % 16);
         const int kr = t0 + p;
         for (int j = 0; j < 4; ++j) {
           const int col = w.bx * BN + c + j;
-          smem[kAsFloats + p * BN + c + j] =
-              (kr < s.k && col < s.n) ? s.b[static_cast<std::size_t>(kr) * s.n + col] : 0.0f;
+          smem[kAsFloats + p * BN + c + j] = b_or_zero(s, kr, col);
         }
       }
     }
@@ -241,11 +240,11 @@ struct RegblockProgram : ProgramBase {
       const int kc = t0 + q;
       for (int r = 0; r < BM; ++r) {
         const int row = by * BM + r;
-        smem[q * kAStride + r] = (row < s.m && kc < s.k) ? s.a[static_cast<std::size_t>(row) * s.k + kc] : 0.0f;
+        smem[q * kAStride + r] = a_or_zero(s, row, kc);
       }
       for (int c = 0; c < BN; ++c) {
         const int col = bx * BN + c;
-        smem[kAsFloats + q * BN + c] = (kc < s.k && col < s.n) ? s.b[static_cast<std::size_t>(kc) * s.n + col] : 0.0f;
+        smem[kAsFloats + q * BN + c] = b_or_zero(s, kc, col);
       }
     }
   }

@@ -249,14 +249,14 @@ struct TensorProgram : ProgramBase {
         const int r = lid / 4, q = 8 * (lid % 4), row = w.by * BM + r;
         for (int v = 0; v < 8; ++v) {
           const int kc = t0 + q + v;
-          const float x = row < s.m && kc < s.k ? s.a[static_cast<std::size_t>(row) * s.k + kc] : 0.0f;
+          const float x = a_or_zero(s, row, kc);
           put_half(smem, r * kAStride + q + v, to_bf16_bits(x));
         }
       } else {
         const int p = lid / 8, c = 8 * (lid % 8), kr = t0 + p;
         for (int v = 0; v < 8; ++v) {
           const int col = w.bx * BN + c + v;
-          const float x = kr < s.k && col < s.n ? s.b[static_cast<std::size_t>(kr) * s.n + col] : 0.0f;
+          const float x = b_or_zero(s, kr, col);
           put_half(smem, kAsHalves + p * kBStride + c + v, to_bf16_bits(x));
         }
       }

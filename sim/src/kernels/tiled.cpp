@@ -171,7 +171,7 @@ struct TiledProgram : ProgramBase {
         const int row = w.by * B + g.ty;
         for (int tx = g.tx0; tx < g.tx1; ++tx) {
           const int kcol = t0 + tx;
-          as[g.ty * B + tx] = (row < s.m && kcol < s.k) ? s.a[static_cast<std::size_t>(row) * s.k + kcol] : 0.0f;
+          as[g.ty * B + tx] = a_or_zero(s, row, kcol);
         }
       }
     } else {
@@ -180,7 +180,7 @@ struct TiledProgram : ProgramBase {
         const int krow = t0 + g.ty;
         for (int tx = g.tx0; tx < g.tx1; ++tx) {
           const int col = w.bx * B + tx;
-          bs[g.ty * B + tx] = (krow < s.k && col < s.n) ? s.b[static_cast<std::size_t>(krow) * s.n + col] : 0.0f;
+          bs[g.ty * B + tx] = b_or_zero(s, krow, col);
         }
       }
     }
@@ -195,8 +195,8 @@ struct TiledProgram : ProgramBase {
       const int row = by * B + ty, krow = t0 + ty;
       for (int tx = 0; tx < B; ++tx) {
         const int kcol = t0 + tx, col = bx * B + tx;
-        as[ty * B + tx] = (row < s.m && kcol < s.k) ? s.a[static_cast<std::size_t>(row) * s.k + kcol] : 0.0f;
-        bs[ty * B + tx] = (krow < s.k && col < s.n) ? s.b[static_cast<std::size_t>(krow) * s.n + col] : 0.0f;
+        as[ty * B + tx] = a_or_zero(s, row, kcol);
+        bs[ty * B + tx] = b_or_zero(s, krow, col);
       }
     }
   }

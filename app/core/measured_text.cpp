@@ -62,4 +62,23 @@ std::optional<std::string> cpu_speedup_sentence(const kernels::JobResult& fast, 
                      format_shape(fast.shape));
 }
 
+std::string openblas_core_words(const kernels::BlasCoreState& s, lesson::Language lang) {
+  if (!s.detected.empty())
+    return s.coretype_ignored ? lesson::trf("label.openblas_core_ignored", lang, s.core, s.coretype)
+                              : lesson::trf("label.openblas_core_corrected", lang, s.core, s.detected);
+  if (s.coretype_by_user) return lesson::trf("label.openblas_core_user", lang, s.core, s.coretype);
+  return lesson::trf("label.openblas_core", lang, s.core);
+}
+
+std::string detail_words(std::string detail, const kernels::BlasCoreState& s, lesson::Language lang) {
+  static const std::string prefix = "OpenBLAS core ";
+  for (auto at = detail.find(prefix); at != std::string::npos; at = detail.find(prefix, at)) {
+    const auto end = std::min(detail.find(';', at), detail.size());
+    const std::string words = openblas_core_words(s, lang);
+    detail.replace(at, end - at, words);
+    at += words.size();
+  }
+  return detail;
+}
+
 }  // namespace ws::app

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "lesson/i18n.hpp"
+#include "warpscope/kernels/blas_core.hpp"
 #include "warpscope/kernels/job.hpp"
 
 namespace ws::app {
@@ -29,5 +30,12 @@ std::optional<std::string> speedup_sentence(const kernels::JobResult& gpu, const
 
 // The same comparison for two CPU kernels ("cpu-blas is 85× faster than cpu-naive at 1024³").
 std::optional<std::string> cpu_speedup_sentence(const kernels::JobResult& fast, const kernels::JobResult& slow);
+
+// "OpenBLAS core: Haswell (OPENBLAS_CORETYPE=Haswell set by the user)": the core cpu-blas runs,
+// and why, from kernels::blas_core_state().
+std::string openblas_core_words(const kernels::BlasCoreState& s, lesson::Language lang = lesson::Language::en);
+// A result's detail with its "OpenBLAS core ..." part (kernels::blas_core_note(), always English)
+// worded again from `s` in `lang`.
+std::string detail_words(std::string detail, const kernels::BlasCoreState& s, lesson::Language lang);
 
 }  // namespace ws::app

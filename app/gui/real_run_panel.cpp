@@ -63,18 +63,6 @@ void text_coloured(const ImVec4& colour, const std::string& text) {
   ImGui::PopStyleColor();
 }
 
-// A run's detail in the UI language. kernels/ writes the BLAS core as "OpenBLAS core <name>"
-// (job.cpp); the other notes are the CUDA runtime's own and are shown as it wrote them.
-std::string detail_words(std::string detail) {
-  static const std::string prefix = "OpenBLAS core ";
-  for (auto at = detail.find(prefix); at != std::string::npos; at = detail.find(prefix, at + 1)) {
-    const auto end = std::min(detail.find(';', at), detail.size());
-    const std::string replaced = TF("label.openblas_core", detail.substr(at + prefix.size(), end - at - prefix.size()));
-    detail.replace(at, end - at, replaced);
-  }
-  return detail;
-}
-
 // A kernel picker that still lists kernels that cannot run here, with the reason as a tooltip,
 // so a student without a GPU sees what exists and why it is greyed out.
 bool kernel_combo(const char* label, kernels::Device device, std::string& selected) {
@@ -313,11 +301,8 @@ void draw_hardware_lines() {
   const auto& cpu = kernels::cpu_info();
   ImGui::TextWrapped("%s", TF("run.cpu_line", cpu.name, cpu.cores, cpu.simd).c_str());
   // The kernel cpu-blas really runs, and the one OpenBLAS would have run when warpscope corrected it.
-  if (const std::string core = kernels::blas_core_name(); core != "none") {
-    const std::string detected = kernels::blas_core_detected();
-    ImGui::TextWrapped("%s", detected.empty() ? TF("label.openblas_core", core).c_str()
-                                              : TF("label.openblas_core_corrected", core, detected).c_str());
-  }
+  if (const auto blas = kernels::blas_core_state(); blas.core != "none")
+    ImGui::TextWrapped("%s", openblas_core_words(blas, ui_language()).c_str());
   const auto gpu = kernels::gpu_info();
   if (gpu)
     ImGui::TextWrapped("%s", TF("run.gpu_line", gpu->name, gpu->cc_major, gpu->cc_minor, gpu->sm_count).c_str());
@@ -386,7 +371,9 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
                                        (*r)->checked_elements));
     else if (!(*r)->detail.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("%s: %s", (*r)->kernel.c_str(), detail_words((*r)->detail).c_str());
+      // The BLAS core in the UI language; the other notes are the CUDA runtime's own, as it wrote them.
+      const auto words = detail_words((*r)->detail, kernels::blas_core_state(), ui_language());
+      ImGui::TextWrapped("%s: %s", (*r)->kernel.c_str(), words.c_str());
       ImGui::PopStyleColor();
     }
   }

@@ -132,25 +132,32 @@ std::string blas_core_detected() {
   return detected != nullptr ? detected : "";
 }
 
-std::string blas_core_note() {
-  const std::string core = reported_core();
-  const std::string detected = blas_core_detected();
+BlasCoreState blas_core_state() {
+  BlasCoreState state;
+  state.core = reported_core();
+  state.version = openblas_version();
+  state.detected = blas_core_detected();
   const char* coretype = std::getenv("OPENBLAS_CORETYPE");
-  if (!detected.empty()) {
-    if (coretype != nullptr && same_core(core, coretype))
-      return core + " (" + openblas_version() + " detected " + detected + ")";
-    return core + " (" + openblas_version() + " ignored OPENBLAS_CORETYPE=" + (coretype ? coretype : "") + ")";
-  }
-  if (coretype != nullptr && *coretype != '\0') return core + " (OPENBLAS_CORETYPE=" + coretype + " set by the user)";
-  return core;
+  state.coretype = coretype != nullptr ? coretype : "";
+  state.coretype_by_user = state.detected.empty() && !state.coretype.empty();
+  state.coretype_ignored = !state.detected.empty() && !same_core(state.core, state.coretype);
+  return state;
 }
 
 #else
 
 void use_right_openblas_core(char**) {}
 std::string blas_core_detected() { return ""; }
-std::string blas_core_note() { return "none"; }
+BlasCoreState blas_core_state() { return {"none", "", "", "", false, false}; }
 
 #endif
+
+std::string blas_core_note() {
+  const BlasCoreState s = blas_core_state();
+  if (!s.detected.empty())
+    return s.core + " (" + s.version + (s.coretype_ignored ? " ignored OPENBLAS_CORETYPE=" + s.coretype : " detected " + s.detected) + ")";
+  if (s.coretype_by_user) return s.core + " (OPENBLAS_CORETYPE=" + s.coretype + " set by the user)";
+  return s.core;
+}
 
 }  // namespace ws::kernels

@@ -46,3 +46,25 @@ TEST(MeasuredText, NoRatioFromAWrongSkippedOrMismatchedResult) {
   gpu.shape.k = 1024;
   EXPECT_FALSE(app::speedup_sentence(gpu, cpu).has_value());
 }
+
+// The detail of a cpu-blas run carries kernels::blas_core_note() in English; the panel words it
+// again in the interface's language from the same state, in each of the four cases.
+TEST(MeasuredText, OpenBlasCoreWordedInEitherLanguage) {
+  using ws::lesson::Language;
+  kernels::BlasCoreState plain{"Zen", "OpenBLAS 0.3.21", "", "", false, false};
+  kernels::BlasCoreState user{"Haswell", "OpenBLAS 0.3.21", "", "Haswell", true, false};
+  kernels::BlasCoreState corrected{"SkylakeX", "OpenBLAS 0.3.21", "Prescott", "SkylakeX", false, false};
+  kernels::BlasCoreState ignored{"Prescott", "OpenBLAS 0.3.21", "Prescott", "SkylakeX", false, true};
+  EXPECT_EQ(app::openblas_core_words(plain, Language::en), "OpenBLAS core: Zen");
+  EXPECT_EQ(app::openblas_core_words(user, Language::en), "OpenBLAS core: Haswell (OPENBLAS_CORETYPE=Haswell set by the user)");
+  EXPECT_EQ(app::openblas_core_words(user, Language::ko), "OpenBLAS 코어: Haswell (사용자 설정: OPENBLAS_CORETYPE=Haswell)");
+  EXPECT_EQ(app::openblas_core_words(corrected, Language::ko), "OpenBLAS 코어: SkylakeX (OpenBLAS가 스스로 감지한 코어는 Prescott)");
+  EXPECT_EQ(app::openblas_core_words(ignored, Language::ko),
+            "OpenBLAS 코어: Prescott (OpenBLAS가 따르지 않은 설정: OPENBLAS_CORETYPE=SkylakeX)");
+
+  const std::string detail = "2 threads; OpenBLAS core Haswell (OPENBLAS_CORETYPE=Haswell set by the user); packed";
+  EXPECT_EQ(app::detail_words(detail, user, Language::ko),
+            "2 threads; OpenBLAS 코어: Haswell (사용자 설정: OPENBLAS_CORETYPE=Haswell); packed");
+  EXPECT_EQ(app::detail_words("OpenBLAS core Zen", plain, Language::en), "OpenBLAS core: Zen");
+  EXPECT_EQ(app::detail_words("no core named here", plain, Language::ko), "no core named here");
+}

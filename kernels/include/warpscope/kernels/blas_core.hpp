@@ -13,8 +13,19 @@ namespace ws::kernels {
 // when nothing needs correcting, when this is the re-executed process, or when exec failed.
 void use_right_openblas_core(char** argv);
 
-// "SkylakeX (Debian's OpenBLAS 0.3.21 detected Prescott)", "Zen", "Haswell (OPENBLAS_CORETYPE set
-// by the user)", or "none" without OpenBLAS.
+// Which core OpenBLAS runs and why, for a line in either language (the app words it).
+struct BlasCoreState {
+  std::string core;              // openblas_get_corename(), "none" without OpenBLAS
+  std::string version;           // "OpenBLAS 0.3.21"
+  std::string detected;          // what OpenBLAS detected by itself when warpscope corrected it, else ""
+  std::string coretype;          // OPENBLAS_CORETYPE as this process sees it, else ""
+  bool coretype_by_user = false; // set by the user, not by warpscope's correction
+  bool coretype_ignored = false; // warpscope set it, and OpenBLAS runs another core all the same
+};
+BlasCoreState blas_core_state();
+
+// "SkylakeX (OpenBLAS 0.3.21 detected Prescott)", "Zen", "Haswell (OPENBLAS_CORETYPE=Haswell set
+// by the user)", or "none" without OpenBLAS: blas_core_state() in English.
 std::string blas_core_note();
 // The core OpenBLAS detected by itself when warpscope corrected it, else empty.
 std::string blas_core_detected();

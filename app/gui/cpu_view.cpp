@@ -70,11 +70,9 @@ std::string model_vs_measured_line(const sim::CpuPreset& cpu, lesson::Language l
 int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int* cards_visible) {
   int clicked = -1;
   if (cards_visible) *cards_visible = 0;
-  // Scrolls rather than cuts: at 2x text in a short panel the wrapped lines above the cards can
-  // be taller than the room.
-  ImGui::BeginChild("cpu_view", size, false);
   const sim::Simulation* s = session.simulation();
   if (!s) {
+    ImGui::BeginChild("cpu_view", size, false);
     ImGui::EndChild();
     return clicked;
   }
@@ -91,14 +89,22 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int
   const std::string label = TF("label.simulated", cpu_display_name(cpu));
   const std::string shown_note = TF("cpu.cores_shown", cores, cpu.cores);
   const std::string model_line = model_vs_measured_line(cpu, ui_language());
-  const float width = ImGui::GetContentRegionAvail().x;
+  const float width = size.x;  // the child has no padding
   const auto wrapped_h = [&](const std::string& t) {
     return t.empty() ? 0.0f : ImGui::CalcTextSize(t.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
   };
   const float cards_min_h = rows * (2 * line + 10) + gap * (rows - 1);
-  const float room = ImGui::GetContentRegionAvail().y - wrapped_h(label);
+  const float room = size.y - wrapped_h(label);
   const bool show_model = room - wrapped_h(model_line) >= cards_min_h;
   const bool show_shown = show_model && room - wrapped_h(model_line) - wrapped_h(shown_note) >= cards_min_h;
+  // The cards take whatever room the lines leave, down to a pixel each: the content is this tall
+  // this frame. Told to ImGui up front, since it would otherwise judge the scroll bar by the last
+  // frame's content and show one for a frame each time the panel shrinks.
+  const float lines_h = wrapped_h(label) + (show_shown ? wrapped_h(shown_note) : 0) + (show_model ? wrapped_h(model_line) : 0);
+  ImGui::SetNextWindowContentSize(ImVec2(0.0f, std::max(size.y, lines_h + rows + gap * (rows - 1))));
+  // Scrolls rather than cuts: at 2x text in a short panel the wrapped lines above the cards can
+  // be taller than the room.
+  ImGui::BeginChild("cpu_view", size, false);
   ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
   ImGui::TextWrapped("%s", label.c_str());
   ImGui::PopStyleColor();

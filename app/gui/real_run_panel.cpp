@@ -325,8 +325,10 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   auto& session = view.session;
   auto& c = session.controls();
 
+  // The panel's height below its title bar and padding.
+  const float room = ImGui::GetWindowHeight() - ImGui::GetCursorStartPos().y - ImGui::GetStyle().WindowPadding.y;
   if (const ImVec2 panel = ImGui::GetWindowSize(); panel.x != view.compact_for_w || panel.y != view.compact_for_h) {
-    view.compact = false;
+    view.compact = view.full_needed_h > room;
     view.compact_for_w = panel.x;
     view.compact_for_h = panel.y;
   }
@@ -406,9 +408,12 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   if (!compact) {
     ImGui::Separator();
     ImGui::TextWrapped("%s", T("label.history"));
-    view.history.draw(std::max(120.0f, ImGui::GetContentRegionAvail().y - 8));
+    constexpr float kHistoryMin = 120, kHistoryMargin = 8;
+    view.full_needed_h = ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y + kHistoryMin + kHistoryMargin;
+    view.history.draw(std::max(kHistoryMin, ImGui::GetContentRegionAvail().y - kHistoryMargin));
+    // Content that grew since the size last changed (a result's lines): compact from the next frame.
+    if (view.full_needed_h > room + 1) view.compact = true;
   }
-  if (ImGui::GetScrollMaxY() > 1) view.compact = true;  // takes effect from the next frame
 }
 
 }  // namespace ws::app

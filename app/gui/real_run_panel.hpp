@@ -24,9 +24,12 @@ struct RealRunView {
   bool hardware_gpu = false;     // a GPU that really computes is here (CUDA, or GL on hardware)
   // Presentation mode in a panel too short for everything (a 720p projector, 2x text): the lines
   // on this machine's hardware, the kernel's resources and the history give way to the results
-  // table and its sentence. Set when the panel scrolled; cleared when the panel's size changes.
+  // table and its sentence. Decided when the panel's size changes, from the height everything
+  // took when last drawn in full (so a lesson's step opens with the right layout, not a frame of
+  // the full one cut at the bottom); set too when a full frame runs out of room.
   bool compact = false;
   float compact_for_w = 0, compact_for_h = 0;
+  float full_needed_h = 0;  // the full layout's height with the history at its smallest; 0: never drawn
 
   // Runs measured on other machines, each file apart, and one line per file that could not be read.
   std::vector<MeasuredElsewhere> elsewhere;

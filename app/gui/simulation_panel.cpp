@@ -170,11 +170,13 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", note.c_str());  // a long note wraps at the panel's edge instead of running off it
   ImGui::PopStyleColor();
-  // The timeline's height as it was last drawn (its buttons are taller than a line of text, by
-  // the frame padding, at every scale); before it ever was, an estimate that errs tall.
-  const float timeline_estimate = ImGui::GetStyle().ItemSpacing.y * 2 + ImGui::GetFrameHeightWithSpacing() +
-                                  ImGui::GetTextLineHeightWithSpacing() * 2 + 2;
-  const float timeline_h = show.timeline ? (timeline_drawn_h > 0 ? timeline_drawn_h : timeline_estimate) : 0;
+  // The timeline's room: its text lines measured for this frame (their number changes as the run
+  // goes on), plus the rest (separator, buttons, spacing) as it was last drawn; before it ever
+  // was, an estimate of the rest that errs tall.
+  const float timeline_text_h = show.timeline ? timeline_text_height(session, ImGui::GetContentRegionAvail().x) : 0;
+  const float timeline_rest_estimate = ImGui::GetStyle().ItemSpacing.y * 2 + ImGui::GetFrameHeightWithSpacing() + 2;
+  const float timeline_h =
+      show.timeline ? timeline_text_h + (timeline_drawn_h > 0 ? timeline_rest_h : timeline_rest_estimate) : 0;
   // The chip comes before its legend: where both do not fit (a small window with large text),
   // the legend gives way rather than leave the animation a strip or push text out of the panel.
   const bool tensor = sim::uses_tensor_cores(controls.kernel);
@@ -256,6 +258,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     ImGui::Separator();
     draw_timeline(session, clean);
     timeline_drawn_h = ImGui::GetCursorPosY() - top;
+    timeline_rest_h = timeline_drawn_h - timeline_text_h;
   }
 }
 

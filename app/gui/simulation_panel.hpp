@@ -30,6 +30,7 @@ struct SimulationPanel {
   bool legend_shown = true;  // false where the chip needed the legend's room, or no chip is drawn
   int cpu_cards_visible = 0;   // CPU cores whose card shows (draw_cpu_view), 0 when the cores are not drawn
   float timeline_drawn_h = 0;  // the timeline's height in the last frame that drew it
+  float timeline_rest_h = 0;   // of that, what is not its text lines (separator, buttons, spacing)
 
   // The launch follows the real run's controls: same M, N, K (capped) and the nearest kernel.
   void sync(const RealRunControls& real);

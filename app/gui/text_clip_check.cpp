@@ -102,14 +102,19 @@ void clip_check_end_frame() {
   ImGuiContext* ctx = ImGui::GetCurrentContext();
   if (ctx) {
     for (ImGuiWindow* window : ctx->Windows) {
+      // A panel without a scroll bar is judged below on this frame's content; ScrollMax is the last
+      // frame's, and shows nothing on screen there.
       if (window->Active && window->ScrollMax.y > kTolerance &&
-          !(window->Flags & (ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)))
+          !(window->Flags & (ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup |
+                             ImGuiWindowFlags_NoScrollbar)))
         g_current.scrolling.push_back(
             {panel_name(window), fmt::format("({} px more than it shows)", static_cast<int>(window->ScrollMax.y))});
       if (!window->Active || !(window->Flags & ImGuiWindowFlags_NoScrollbar)) continue;
       if (window->Flags & (ImGuiWindowFlags_MenuBar | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)) continue;
+      // This frame's content: ContentSize is the last frame's, which after a panel shrank reports
+      // an overflow that nothing on screen shows.
       const float room = window->InnerRect.GetHeight() - 2 * window->WindowPadding.y;
-      const float overflow = window->ContentSize.y - room;
+      const float overflow = window->DC.CursorMaxPos.y - window->DC.CursorStartPos.y - room;
       if (overflow > kTolerance) {
         g_current.texts.push_back({panel_name(window), "(content " + std::to_string(static_cast<int>(overflow)) + " px taller than the panel)"});
       }

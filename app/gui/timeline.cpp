@@ -47,6 +47,68 @@ void handle_timeline_keys(SimSession& session, bool arrows_step_cycles) {
   if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) session.restart();
 }
 
+namespace {
+
+// The timeline's text, built once a frame for both the drawing and the height the panel keeps
+// for it: a height taken from the last frame is one line short on the frame the end of the run
+// becomes known, when "cycle 564" becomes "cycle 564 of 4923 ..." and no longer fits beside
+// the kernel's name.
+struct TimelineText {
+  std::string kernel;  // what the simulated GPU runs, on the first line
+  std::string where;   // the clock: beside the kernel's name where it fits
+  std::string widest;  // the clock as wide as it gets in this run, which decides where it goes
+  std::string status;  // how far the simulation has got, or a seek waiting on it (disabled colour)
+  std::string finish;  // where both sides stood when the simulated GPU finished
+};
+
+// The clock's milliseconds keep as many decimals as four significant digits of the longest time
+// known (the run's end, or how far it has been simulated), so that the number does not change
+// width, and the line its place, from one frame to the next.
+std::string clock_text(const sim::Simulation& s, std::int64_t cycle, bool complete) {
+  const double longest_ms = s.cycle_to_ms(complete ? s.total_cycles() : std::max(s.simulated_cycles(), cycle));
+  const int decimals = longest_ms > 0 ? std::clamp(3 - static_cast<int>(std::floor(std::log10(longest_ms))), 0, 9) : 4;
+  const auto ms = [&](std::int64_t c) { return fmt::format("{:.{}f}", s.cycle_to_ms(c), decimals); };
+  const auto mhz = fmt::format("{:.0f}", s.gpu().clock_mhz);
+  if (complete) return TF("timeline.cycle_of", cycle, s.total_cycles(), ms(cycle), ms(s.total_cycles()), mhz);
+  // The end is not known yet: say how far the simulation behind the animation has got.
+  return TF("timeline.cycle_at", cycle, ms(cycle), mhz);
+}
+
+TimelineText timeline_text(const SimSession& session, const sim::Simulation& s) {
+  TimelineText t;
+  t.kernel = TF("timeline.simulated_kernel", gpu_display_name(s.gpu()), sim::to_string(s.config().kernel));
+  t.where = clock_text(s, s.cycle(), s.complete());
+  t.widest = s.complete() ? clock_text(s, s.total_cycles(), true) : clock_text(s, std::max(s.simulated_cycles(), s.cycle()), false);
+  const bool seeking_in_known_run = s.complete() && session.seek_pending();
+  if (!s.complete() || seeking_in_known_run) t.status = buffer_status(session);
+  if (!seeking_in_known_run) t.finish = finish_caption(s);
+  return t;
+}
+
+// Beside the kernel's name where the clock at its widest fits after it on the same line, else on
+// lines of its own: decided on the widest so that it does not jump as the cycles count up.
+bool where_fits_beside(const TimelineText& t, float width) {
+  const float kernel_w = ImGui::CalcTextSize(t.kernel.c_str(), nullptr, false, width).x;
+  return kernel_w + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(t.widest.c_str()).x <= width;
+}
+
+float text_lines_height(const TimelineText& t, float width) {
+  const float spacing = ImGui::GetStyle().ItemSpacing.y;
+  float h = ImGui::CalcTextSize(t.kernel.c_str(), nullptr, false, width).y + spacing;
+  if (!where_fits_beside(t, width)) h += ImGui::CalcTextSize(t.where.c_str(), nullptr, false, width).y + spacing;
+  for (const auto* line : {&t.status, &t.finish})
+    if (!line->empty()) h += ImGui::GetTextLineHeight() + spacing;
+  return h;
+}
+
+}  // namespace
+
+float timeline_text_height(const SimSession& session, float width) {
+  const sim::Simulation* s = session.simulation();
+  if (!s) return ImGui::GetTextLineHeightWithSpacing();
+  return text_lines_height(timeline_text(session, *s), width);
+}
+
 void draw_timeline(SimSession& session, bool clean) {
   const sim::Simulation* s = session.simulation();
   if (!s) {
@@ -54,27 +116,16 @@ void draw_timeline(SimSession& session, bool clean) {
     return;
   }
   if (!clean) draw_timeline_controls(session);
+  const TimelineText t = timeline_text(session, *s);
+  const float width = ImGui::GetContentRegionAvail().x;
   ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
-  ImGui::TextWrapped("%s", TF("timeline.simulated_kernel", gpu_display_name(s->gpu()), sim::to_string(s->config().kernel)).c_str());
+  ImGui::TextWrapped("%s", t.kernel.c_str());
   ImGui::PopStyleColor();
-  // Beside the kernel's name where it fits, else on a line of its own, wrapped: never cut.
-  const auto where = s->complete()
-                         ? TF("timeline.cycle_of", s->cycle(), s->total_cycles(), fmt::format("{:.4g}", s->cycle_to_ms(s->cycle())),
-                              fmt::format("{:.4g}", s->cycle_to_ms(s->total_cycles())), fmt::format("{:.0f}", s->gpu().clock_mhz))
-                         // The end is not known yet: say how far the simulation behind the animation has got.
-                         : TF("timeline.cycle_at", s->cycle(), fmt::format("{:.4g}", s->cycle_to_ms(s->cycle())),
-                              fmt::format("{:.0f}", s->gpu().clock_mhz));
-  ImGui::SameLine();
-  if (ImGui::CalcTextSize(where.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
-  ImGui::TextWrapped("%s", where.c_str());
-  if (!s->complete()) {
-    ImGui::TextDisabled("%s", buffer_status(session).c_str());
-  }
-  const auto caption = finish_caption(*s);
-  if (s->complete() && session.seek_pending())
-    ImGui::TextDisabled("%s", buffer_status(session).c_str());
-  else if (!caption.empty())
-    ImGui::TextColored(colour_simulated(), "%s", caption.c_str());
+  // Never cut: beside the kernel's name or on lines of its own, wrapped.
+  if (where_fits_beside(t, width)) ImGui::SameLine();
+  ImGui::TextWrapped("%s", t.where.c_str());
+  if (!t.status.empty()) ImGui::TextDisabled("%s", t.status.c_str());
+  if (!t.finish.empty()) ImGui::TextColored(colour_simulated(), "%s", t.finish.c_str());
 }
 
 void draw_timeline_controls(SimSession& session) {

@@ -8,6 +8,9 @@ namespace ws::app {
 
 // `clean`: only the clock and the caption, no buttons (presentation mode).
 void draw_timeline(SimSession& session, bool clean = false);
+// The height of the timeline's text lines this frame at `width` (the current font): their number
+// changes as the run goes on, so a panel that keeps room for the timeline measures them each frame.
+float timeline_text_height(const SimSession& session, float width);
 // Keys: Space play/pause, Right/Left one cycle (Shift: 1 % of the run), Home restart.
 // `arrows_step_cycles` is false while a lesson owns the arrow keys; then '.' and ',' step cycles.
 void handle_timeline_keys(SimSession& session, bool arrows_step_cycles);

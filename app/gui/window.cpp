@@ -322,6 +322,12 @@ int run_gui(const GuiOptions& options) {
 
   FrameTimes frame_times;
   int frames_rendered = 0;
+  // Frames after the first two (whose panels are laid out on estimates) in which a text was cut
+  // or a panel scrolled: the last frame's check alone misses a layout that is one frame late.
+  int frames_cut = 0;
+  nlohmann::json first_frame_cut;
+  int step_frames_cut = 0;  // the same, in `lesson export`, for the step being exported (from its third frame)
+  nlohmann::json step_first_cut;
   const auto started = std::chrono::steady_clock::now();
   int exit_code = 0;
   std::size_t export_step = 0;
@@ -443,7 +449,8 @@ int run_gui(const GuiOptions& options) {
     if (show.timers) {
       ImGui::SetNextWindowPos(ImVec2(0, top));
       ImGui::SetNextWindowSize(ImVec2(left_w, size.y - top));
-      ImGui::Begin(lesson::tr("panel.real_run", lang), nullptr, fixed);
+      // Presentation mode is a picture: it never scrolls, it gives way (see RealRunView::compact).
+      ImGui::Begin(lesson::tr("panel.real_run", lang), nullptr, fixed | (controls_hidden ? ImGuiWindowFlags_NoScrollbar : 0));
       draw_real_run_panel(real_run, now, controls_hidden);
       ImGui::End();
     }
@@ -467,7 +474,9 @@ int run_gui(const GuiOptions& options) {
     if (sim_shown) {
       ImGui::SetNextWindowPos(ImVec2(left_w, top));
       ImGui::SetNextWindowSize(ImVec2(size.x - left_w, right_h - roofline_h));
-      ImGui::Begin(lesson::tr("panel.gpu", lang), nullptr, fixed);
+      // Laid out to fit its room (main_h), so a scroll bar could only flash for a frame after the
+      // panel shrank (ImGui judges it on the last frame's content).
+      ImGui::Begin(lesson::tr("panel.gpu", lang), nullptr, fixed | (controls_hidden ? ImGuiWindowFlags_NoScrollbar : 0));
       sim_panel.draw(ImGui::GetContentRegionAvail(), headless ? 1.0 : dt, real_run.session.controls(), real_edited,
                      show, pres.clean);
       ImGui::End();
@@ -542,6 +551,12 @@ int run_gui(const GuiOptions& options) {
     }
 
     clip_check_end_frame();
+    if (const auto& report = clip_check_last_frame(); !report.texts.empty() || !report.scrolling.empty()) {
+      const auto cut = [&] { return nlohmann::json{{"frame", frames_rendered}, {"texts", clip_report_json()["texts"]},
+                                                   {"scrolling", clip_report_json()["scrolling"]}}; };
+      if (frames_rendered >= 2 && frames_cut++ == 0) first_frame_cut = cut();
+      if (!options.export_dir.empty() && export_frames >= 2 && step_frames_cut++ == 0) step_first_cut = cut();
+    }
     ImGui::Render();
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(window, &fb_w, &fb_h);
@@ -596,6 +611,7 @@ int run_gui(const GuiOptions& options) {
                                                 {"caption_unfilled", rendered_caption.unfilled},
                                                 {"caption_px", caption_fit.text_px},
                                                 {"clipped_text", clip_report_json()},
+                                                {"frames_cut", {{"count", step_frames_cut}, {"first", step_first_cut}}},
                                                 {"picture", picture},
                                                 {"expect", checked},
                                                 {"expect_failed", failed_expectations(checked)}}
@@ -610,6 +626,8 @@ int run_gui(const GuiOptions& options) {
         }
         export_frames = 0;
         export_settled_frames = 0;
+        step_frames_cut = 0;
+        step_first_cut = nullptr;
         if (++export_step >= player.step_count()) {
           glfwSetWindowShouldClose(window, GLFW_TRUE);
         } else {
@@ -773,6 +791,7 @@ int run_gui(const GuiOptions& options) {
     state["caption_px"] = rendered_caption_px;
     // Text its panel cuts off in the last frame: how many, in which panels, and what.
     state["clipped_text"] = clip_report_json();
+    state["frames_cut"] = {{"count", frames_cut}, {"first", first_frame_cut}};
     // What the style really holds, so a test can tell a scaled style from a compounded one.
     state["style_window_padding"] = ImGui::GetStyle().WindowPadding.x;
     state["style_window_min_size"] = ImGui::GetStyle().WindowMinSize.x;

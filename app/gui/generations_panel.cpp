@@ -50,11 +50,11 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   // Spacing and cell padding do not shrink with the font: only the text does.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float font_h = ImGui::GetTextLineHeight();
-  // Drawn smaller, the rows also lose their padding (1 px above and below the text).
-  const float row_fixed = 2 * 1 + 2;
+  // Drawn smaller, the rows also lose their padding: 2 px a row are kept for the table's rounding.
+  const float row_fixed = 2;
   const auto height_at = [&](float scale) {
     const float note_h =
-        ImGui::CalcTextSize(tr("generations.note", lang), nullptr, false, size.x / scale).y * scale + style.ItemSpacing.y;
+        ImGui::CalcTextSize(tr("generations.note_short", lang), nullptr, false, size.x / scale).y * scale + style.ItemSpacing.y;
     // (+ a row border each, and half a line to spare: Hangul lines wrap a little taller)
     return note_h + (static_cast<float>(rows.size()) + 1) * (font_h * scale + row_fixed + 1) + style.ItemSpacing.y * 2 +
            font_h * scale * 0.5f;
@@ -67,8 +67,9 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   // A line to spare on both estimates: the table's own rounding of row heights is not modelled.
   const bool tight = room > 0 && roomy_h > room - font_h;
   font_scale = 1;
+  // Drawn smaller, the line to spare is a line of the smaller text: every pixel goes to the rows.
   if (tight)
-    while (font_scale > 0.4f && height_at(font_scale) > room - font_h) font_scale *= 0.95f;
+    while (font_scale > 0.4f && height_at(font_scale) > room - font_h * font_scale) font_scale *= 0.97f;
   if (font_scale < 1) ImGui::SetWindowFontScale(font_scale);
 
   // Columns as wide as their widest cell, then the bar chart in what is left; drop the optional
@@ -103,11 +104,12 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   columns.clear();
   row_ids.clear();
   marked = current;
-  ImGui::TextWrapped("%s", tr("generations.note", lang));
+  // Squeezed, the note keeps what the figures are (computed, and from where) in fewer words.
+  ImGui::TextWrapped("%s", tr(tight ? "generations.note_short" : "generations.note", lang));
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY;
   const int ncols = static_cast<int>(std::count(shown.begin(), shown.end(), true)) + (chart ? 1 : 0);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  if (tight) ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(style.CellPadding.x, 1));
+  if (tight) ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(style.CellPadding.x, 0));
   if (!ImGui::BeginTable("generations", ncols, flags, ImVec2(avail.x, avail.y))) {
     if (tight) ImGui::PopStyleVar();
     ImGui::SetWindowFontScale(1.0f);

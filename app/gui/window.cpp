@@ -552,8 +552,10 @@ int run_gui(const GuiOptions& options) {
 
     clip_check_end_frame();
     if (const auto& report = clip_check_last_frame(); !report.texts.empty() || !report.scrolling.empty()) {
-      const auto cut = [&] { return nlohmann::json{{"frame", frames_rendered}, {"texts", clip_report_json()["texts"]},
-                                                   {"scrolling", clip_report_json()["scrolling"]}}; };
+      const auto cut = [&] {
+        const auto r = clip_report_json();
+        return nlohmann::json{{"frame", frames_rendered}, {"texts", r["texts"]}, {"scrolling", r["scrolling"]}};
+      };
       if (frames_rendered >= 2 && frames_cut++ == 0) first_frame_cut = cut();
       if (!options.export_dir.empty() && export_frames >= 2 && step_frames_cut++ == 0) step_first_cut = cut();
     }

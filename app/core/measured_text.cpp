@@ -66,7 +66,9 @@ std::string openblas_core_words(const kernels::BlasCoreState& s, lesson::Languag
   if (!s.detected.empty())
     return s.coretype_ignored ? lesson::trf("label.openblas_core_ignored", lang, s.core, s.coretype)
                               : lesson::trf("label.openblas_core_corrected", lang, s.core, s.detected);
-  if (s.coretype_by_user) return lesson::trf("label.openblas_core_user", lang, s.core, s.coretype);
+  if (s.coretype_by_user)
+    return s.core_isa.empty() ? lesson::trf("label.openblas_core_user", lang, s.core, s.coretype)
+                              : lesson::trf("label.openblas_core_user_older", lang, s.core, s.coretype, s.core_isa, s.cpu_isa);
   return lesson::trf("label.openblas_core", lang, s.core);
 }
 

@@ -208,6 +208,8 @@ constexpr Entry kTable[] = {
      "OpenBLAS 코어: {} (OpenBLAS가 스스로 감지한 코어는 {})"},
     {"label.openblas_core_user", "OpenBLAS core: {} (OPENBLAS_CORETYPE={} set by the user)",
      "OpenBLAS 코어: {} (사용자 설정: OPENBLAS_CORETYPE={})"},
+    {"label.openblas_core_user_older", "OpenBLAS core: {} (OPENBLAS_CORETYPE={} set by the user: {} on a CPU with {})",
+     "OpenBLAS 코어: {} (사용자 설정: OPENBLAS_CORETYPE={}, {} 사용, 이 CPU는 {} 지원)"},
     {"label.openblas_core_ignored", "OpenBLAS core: {} (OpenBLAS ignored OPENBLAS_CORETYPE={})",
      "OpenBLAS 코어: {} (OpenBLAS가 따르지 않은 설정: OPENBLAS_CORETYPE={})"},
     {"control.cpu_kernel", "CPU kernel", "CPU 커널"},

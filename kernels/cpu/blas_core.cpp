@@ -141,6 +141,15 @@ BlasCoreState blas_core_state() {
   state.coretype = coretype != nullptr ? coretype : "";
   state.coretype_by_user = state.detected.empty() && !state.coretype.empty();
   state.coretype_ignored = !state.detected.empty() && !same_core(state.core, state.coretype);
+  const auto wanted = cpu::openblas_core_for(cpu::this_cpu_features());
+  const auto running = cpu::openblas_core_level(state.core);
+  if (wanted && running) {
+    const int cpu_level = cpu::openblas_core_level(*wanted).value_or(0);
+    if (*running < cpu_level) {
+      state.core_isa = cpu::level_name(*running);
+      state.cpu_isa = cpu::level_name(cpu_level);
+    }
+  }
   return state;
 }
 
@@ -148,7 +157,7 @@ BlasCoreState blas_core_state() {
 
 void use_right_openblas_core(char**) {}
 std::string blas_core_detected() { return ""; }
-BlasCoreState blas_core_state() { return {"none", "", "", "", false, false}; }
+BlasCoreState blas_core_state() { return {"none", "", "", "", false, false, "", ""}; }
 
 #endif
 
@@ -156,7 +165,8 @@ std::string blas_core_note() {
   const BlasCoreState s = blas_core_state();
   if (!s.detected.empty())
     return s.core + " (" + s.version + (s.coretype_ignored ? " ignored OPENBLAS_CORETYPE=" + s.coretype : " detected " + s.detected) + ")";
-  if (s.coretype_by_user) return s.core + " (OPENBLAS_CORETYPE=" + s.coretype + " set by the user)";
+  const std::string older = s.core_isa.empty() ? "" : ": " + s.core_isa + " on a CPU with " + s.cpu_isa;
+  if (s.coretype_by_user) return s.core + " (OPENBLAS_CORETYPE=" + s.coretype + " set by the user" + older + ")";
   return s.core;
 }
 

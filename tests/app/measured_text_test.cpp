@@ -51,10 +51,10 @@ TEST(MeasuredText, NoRatioFromAWrongSkippedOrMismatchedResult) {
 // again in the interface's language from the same state, in each of the four cases.
 TEST(MeasuredText, OpenBlasCoreWordedInEitherLanguage) {
   using ws::lesson::Language;
-  kernels::BlasCoreState plain{"Zen", "OpenBLAS 0.3.21", "", "", false, false};
-  kernels::BlasCoreState user{"Haswell", "OpenBLAS 0.3.21", "", "Haswell", true, false};
-  kernels::BlasCoreState corrected{"SkylakeX", "OpenBLAS 0.3.21", "Prescott", "SkylakeX", false, false};
-  kernels::BlasCoreState ignored{"Prescott", "OpenBLAS 0.3.21", "Prescott", "SkylakeX", false, true};
+  kernels::BlasCoreState plain{"Zen", "OpenBLAS 0.3.21", "", "", false, false, "", ""};
+  kernels::BlasCoreState user{"Haswell", "OpenBLAS 0.3.21", "", "Haswell", true, false, "", ""};
+  kernels::BlasCoreState corrected{"SkylakeX", "OpenBLAS 0.3.21", "Prescott", "SkylakeX", false, false, "", ""};
+  kernels::BlasCoreState ignored{"Prescott", "OpenBLAS 0.3.21", "Prescott", "SkylakeX", false, true, "", ""};
   EXPECT_EQ(app::openblas_core_words(plain, Language::en), "OpenBLAS core: Zen");
   EXPECT_EQ(app::openblas_core_words(user, Language::en), "OpenBLAS core: Haswell (OPENBLAS_CORETYPE=Haswell set by the user)");
   EXPECT_EQ(app::openblas_core_words(user, Language::ko), "OpenBLAS 코어: Haswell (사용자 설정: OPENBLAS_CORETYPE=Haswell)");
@@ -67,4 +67,13 @@ TEST(MeasuredText, OpenBlasCoreWordedInEitherLanguage) {
             "2 threads; OpenBLAS 코어: Haswell (사용자 설정: OPENBLAS_CORETYPE=Haswell); packed");
   EXPECT_EQ(app::detail_words("OpenBLAS core Zen", plain, Language::en), "OpenBLAS core: Zen");
   EXPECT_EQ(app::detail_words("no core named here", plain, Language::ko), "no core named here");
+
+  // A user's core older than the CPU says so: that is why cpu-blas runs at half speed.
+  kernels::BlasCoreState older = user;
+  older.core_isa = "AVX2+FMA";
+  older.cpu_isa = "AVX-512";
+  EXPECT_EQ(app::openblas_core_words(older, Language::en),
+            "OpenBLAS core: Haswell (OPENBLAS_CORETYPE=Haswell set by the user: AVX2+FMA on a CPU with AVX-512)");
+  EXPECT_EQ(app::openblas_core_words(older, Language::ko),
+            "OpenBLAS 코어: Haswell (사용자 설정: OPENBLAS_CORETYPE=Haswell, AVX2+FMA 사용, 이 CPU는 AVX-512 지원)");
 }

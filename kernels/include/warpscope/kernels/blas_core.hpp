@@ -21,6 +21,10 @@ struct BlasCoreState {
   std::string coretype;          // OPENBLAS_CORETYPE as this process sees it, else ""
   bool coretype_by_user = false; // set by the user, not by warpscope's correction
   bool coretype_ignored = false; // warpscope set it, and OpenBLAS runs another core all the same
+  // Where the running core uses an older instruction set than this CPU has (a user's
+  // OPENBLAS_CORETYPE=Haswell on an AVX-512 CPU halves cpu-blas): both names, else both empty.
+  std::string core_isa;          // "AVX2+FMA"
+  std::string cpu_isa;           // "AVX-512"
 };
 BlasCoreState blas_core_state();
 

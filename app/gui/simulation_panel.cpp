@@ -176,7 +176,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   const float timeline_text_h = show.timeline ? timeline_text_height(session, ImGui::GetContentRegionAvail().x) : 0;
   const float timeline_rest_estimate = ImGui::GetStyle().ItemSpacing.y * 2 + ImGui::GetFrameHeightWithSpacing() + 2;
   const float timeline_h =
-      show.timeline ? timeline_text_h + (timeline_drawn_h > 0 ? timeline_rest_h : timeline_rest_estimate) : 0;
+      show.timeline ? timeline_text_h + timeline_rest_h.value_or(timeline_rest_estimate) : 0;
   // The chip comes before its legend: where both do not fit (a small window with large text),
   // the legend gives way rather than leave the animation a strip or push text out of the panel.
   const bool tensor = sim::uses_tensor_cores(controls.kernel);
@@ -257,8 +257,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     const float top = ImGui::GetCursorPosY();
     ImGui::Separator();
     draw_timeline(session, clean);
-    timeline_drawn_h = ImGui::GetCursorPosY() - top;
-    timeline_rest_h = timeline_drawn_h - timeline_text_h;
+    timeline_rest_h = ImGui::GetCursorPosY() - top - timeline_text_h;
   }
 }
 

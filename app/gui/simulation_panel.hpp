@@ -2,6 +2,8 @@
 // output matrix, the inspector and the timeline, laid out in one region.
 #pragma once
 
+#include <optional>
+
 #include "core/real_run_session.hpp"
 #include "core/sim_session.hpp"
 #include "gui/gpu_view.hpp"
@@ -29,8 +31,9 @@ struct SimulationPanel {
   Rect chip_rect, cpu_rect, matrix_rect;
   bool legend_shown = true;  // false where the chip needed the legend's room, or no chip is drawn
   int cpu_cards_visible = 0;   // CPU cores whose card shows (draw_cpu_view), 0 when the cores are not drawn
-  float timeline_drawn_h = 0;  // the timeline's height in the last frame that drew it
-  float timeline_rest_h = 0;   // of that, what is not its text lines (separator, buttons, spacing)
+  // The timeline's height in the last frame that drew it, less its text lines (so: separator,
+  // buttons, spacing); none before it was ever drawn.
+  std::optional<float> timeline_rest_h;
 
   // The launch follows the real run's controls: same M, N, K (capped) and the nearest kernel.
   void sync(const RealRunControls& real);

@@ -437,7 +437,10 @@ int run_gui(const GuiOptions& options) {
     CaptionFit caption_fit;
     const bool caption_shown = player.active() && show.caption;
     if (caption_shown) {
-      caption = compose_lesson_caption(player, real_run, sim_panel, lang);
+      // The figures a caption quotes are worded in the caption's language, which is the lesson's:
+      // an English lesson under a Korean interface says "1 wave", not "웨이브 1번" mid-sentence.
+      const auto caption_lang = lesson::language_from_code(player.lesson().language).value_or(lang);
+      caption = compose_lesson_caption(player, real_run, sim_panel, caption_lang);
       caption_fit = fit_lesson_caption(caption, pres, size.x - left_w, std::floor((size.y - top) * 0.5f),
                                        caption_px);
     }

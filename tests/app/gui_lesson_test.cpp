@@ -129,6 +129,22 @@ TEST_F(GuiLesson, KoreanCaptionsAreDrawnWithHangulGlyphs) {
   }
 }
 
+// A caption's figures are worded in the caption's language, whatever the interface's: step 19
+// quotes the wave count ("in 1 wave of blocks"), which the Korean table words "웨이브 1번".
+TEST_F(GuiLesson, FiguresInACaptionFollowTheLessonsLanguageNotTheInterfaces) {
+  const auto caption_of = [](const std::string& args) {
+    const auto run = ws::test_support::run_window("lesson_caption_lang", "--frames 60 --no-run --print-state " + args);
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    return run.state.is_discarded() ? std::string() : run.state["caption"].get<std::string>();
+  };
+  const std::string english = caption_of("--lesson " + lessons + "/gpu-story.en.toml --step 19 --lang ko");
+  EXPECT_NE(english.find(" wave"), std::string::npos) << english;
+  EXPECT_EQ(english.find("웨이브"), std::string::npos) << english;
+  const std::string korean = caption_of("--lesson " + lessons + "/gpu-story.ko.toml --step 19 --lang en");
+  EXPECT_NE(korean.find("웨이브"), std::string::npos) << korean;
+  EXPECT_EQ(korean.find(" wave"), std::string::npos) << korean;
+}
+
 TEST_F(GuiLesson, ArrowAndPageKeysMoveBetweenSteps) {
   const std::string lesson = "--lesson " + lessons + "/gpu-story.en.toml";
   EXPECT_EQ(state_of(lesson + " --keys Right,Right,Right")["lesson_step"], 4);

@@ -94,9 +94,16 @@ class SectorCache {
   // taken (empty result).
   std::vector<std::uint16_t> take_tags() {
     std::vector<std::uint16_t> high(tag_.size());
+    // A quotient by multiplying with 1 / sets_, corrected by one where rounding left it off (a
+    // 64-bit division per entry was a third of a checkpoint's packing).
+    const double inverse = 1.0 / static_cast<double>(sets_);
     for (std::size_t e = 0; e < tag_.size(); ++e) {
       if (tag_[e] == 0) continue;
-      const std::uint64_t h = (tag_[e] - 1) / sets_ + 1;
+      const std::uint64_t line = tag_[e] - 1;
+      std::uint64_t q = static_cast<std::uint64_t>(static_cast<double>(line) * inverse);
+      if (q * sets_ > line) --q;
+      else if ((q + 1) * sets_ <= line) ++q;
+      const std::uint64_t h = q + 1;
       if (h > 0xffff) return {};
       high[e] = static_cast<std::uint16_t>(h);
     }

@@ -337,6 +337,10 @@ constexpr KernelOps make_kernel_ops() {
     P::for_each_cell(s, w, [&](std::size_t cell, int acc) { out.emplace_back(cell, acc); });
   };
   if constexpr (requires { P::smem_tile; }) o.smem_tile = &P::smem_tile;
+  if constexpr (requires { P::rebuild_acc; }) {
+    o.rebuild_acc = &P::rebuild_acc;
+    o.rebuild_prepare = &P::rebuild_prepare;
+  }
   if constexpr (P::kBatchedFma) {
     o.fmas_batched = &P::fmas_batched;
     o.apply_ffmas = [](GpuModel& m, int sm, int slot, const Warp& w, int upto) { m.apply_ffmas<P>(sm, slot, w, upto); };

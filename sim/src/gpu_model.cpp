@@ -10,6 +10,9 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "gpu_engine.hpp"
 
@@ -68,9 +71,82 @@ FmaRun pick_fma_run() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("fma") ? &fma_run_hw : &fma_run_generic;
 }
+#endif
+
+// fma_run for several rows over the same b, their chains interleaved so that the FMA unit's
+// latency is hidden: rows a checkpoint rebuilds (thousands of k each) rather than the engine's
+// short batches.
+void fma_rows_generic(const float* const* a, int rows, const float* b, int ld, int k0, int k1, float* const* acc, int n) {
+  for (int r = 0; r < rows; ++r) fma_run_any(a[r], b, ld, k0, k1, acc[r], n);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+// Four rows of 16 lanes (or two of 32) are eight vectors of sums: as many chains as hide the
+// FMA's latency at two a cycle. Written with intrinsics: the compiler kept a loop's sums in
+// memory, one store and reload per FMA.
+template <int V, int R>  // V vectors of 8 lanes per row, R rows
+__attribute__((target("avx,fma"))) inline void fma_rows_avx(const float* const* a, const float* b, int ld, int k0,
+                                                          int k1, float* const* acc) {
+  __m256 t[R][V];
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < V; ++v) t[r][v] = _mm256_loadu_ps(acc[r] + 8 * v);
+  for (int k = k0; k < k1; ++k) {
+    const float* bk = b + static_cast<std::size_t>(k) * ld;
+    __m256 bv[V];
+    for (int v = 0; v < V; ++v) bv[v] = _mm256_loadu_ps(bk + 8 * v);
+    for (int r = 0; r < R; ++r) {
+      const __m256 ak = _mm256_broadcast_ss(a[r] + k);
+      for (int v = 0; v < V; ++v) t[r][v] = _mm256_fmadd_ps(ak, bv[v], t[r][v]);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < V; ++v) _mm256_storeu_ps(acc[r] + 8 * v, t[r][v]);
+}
+__attribute__((target("avx,fma"), flatten)) void fma_rows_hw(const float* const* a, int rows, const float* b, int ld,
+                                                             int k0, int k1, float* const* acc, int n) {
+  int r = 0;
+  if (n == 16)
+    for (; r + 4 <= rows; r += 4) fma_rows_avx<2, 4>(a + r, b, ld, k0, k1, acc + r);
+  if (n == 32)
+    for (; r + 2 <= rows; r += 2) fma_rows_avx<4, 2>(a + r, b, ld, k0, k1, acc + r);
+  for (; r < rows; ++r) fma_run_any(a[r], b, ld, k0, k1, acc[r], n);
+}
+// The same with 16 lanes a vector where the CPU has AVX-512: half the instructions.
+template <int V, int R>  // V vectors of 16 lanes per row, R rows
+__attribute__((target("avx512f"))) inline void fma_rows_avx512(const float* const* a, const float* b, int ld, int k0,
+                                                             int k1, float* const* acc) {
+  __m512 t[R][V];
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < V; ++v) t[r][v] = _mm512_loadu_ps(acc[r] + 16 * v);
+  for (int k = k0; k < k1; ++k) {
+    const float* bk = b + static_cast<std::size_t>(k) * ld;
+    __m512 bv[V];
+    for (int v = 0; v < V; ++v) bv[v] = _mm512_loadu_ps(bk + 16 * v);
+    for (int r = 0; r < R; ++r) {
+      const __m512 ak = _mm512_set1_ps(a[r][k]);
+      for (int v = 0; v < V; ++v) t[r][v] = _mm512_fmadd_ps(ak, bv[v], t[r][v]);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < V; ++v) _mm512_storeu_ps(acc[r] + 16 * v, t[r][v]);
+}
+__attribute__((target("avx512f,fma"), flatten)) void fma_rows_hw512(const float* const* a, int rows, const float* b,
+                                                                    int ld, int k0, int k1, float* const* acc, int n) {
+  int r = 0;
+  if (n == 16)
+    for (; r + 8 <= rows; r += 8) fma_rows_avx512<1, 8>(a + r, b, ld, k0, k1, acc + r);
+  if (n == 32)
+    for (; r + 4 <= rows; r += 4) fma_rows_avx512<2, 4>(a + r, b, ld, k0, k1, acc + r);
+  fma_rows_hw(a + r, rows - r, b, ld, k0, k1, acc + r, n);
+}
+FmaRows pick_fma_rows() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return &fma_rows_hw512;
+  return __builtin_cpu_supports("avx") && __builtin_cpu_supports("fma") ? &fma_rows_hw : &fma_rows_generic;
+}
 #else
 FmaRow pick_fma_row() { return &fma_row_generic; }
 FmaRun pick_fma_run() { return &fma_run_generic; }
+FmaRows pick_fma_rows() { return &fma_rows_generic; }
 #endif
 
 // The scheduler's pick (ScanResult, gpu_engine.hpp). Folds warps [from, n) into a partial
@@ -150,6 +226,7 @@ Scan pick_scan() { return &scan_generic; }
 // which showed in profiles).
 const FmaRow fma_row = pick_fma_row();
 const FmaRun fma_run = pick_fma_run();
+const FmaRows fma_rows = pick_fma_rows();
 const Scan scan = pick_scan();
 
 int wavefronts(const std::vector<int>& words) {
@@ -866,121 +943,6 @@ void GpuModel::hash_into(Hasher& h) const {
   for (const SmState& x : st_.sms) { h.add(x.lsu_free); h.add(x.smem_free); h.add(x.resident_warps); h.add(x.warp_cycles); }
   for (const auto& l1 : st_.l1) l1.hash_into(h);
   st_.l2.hash_into(h);
-}
-
-namespace {
-std::size_t bytes_of(const GpuState& st) {
-  std::size_t b = sizeof(GpuState) + st.warps.size() * sizeof(Warp) + st.acc.size() * 4 + st.smem.size() * 4 +
-                  st.blocks.size() * sizeof(BlockSlot) + st.sched.size() * sizeof(Scheduler) +
-                  st.ready.size() * (sizeof(std::int64_t) * 2 + 1) + st.sms.size() * sizeof(SmState) + st.l2.bytes();
-  for (const auto& l1 : st.l1) b += l1.bytes();
-  return b;
-}
-}  // namespace
-
-std::size_t GpuModel::state_bytes() const { return bytes_of(st_); }
-
-std::size_t PackedGpuState::bytes() const {
-  std::size_t b = bytes_of(st) + smem_code.size() * sizeof(std::int32_t) + smem_raw.size() * sizeof(float);
-  for (const auto& r : lru) b += r.size();
-  for (const auto& t : tags) b += t.size() * sizeof(std::uint16_t);
-  return b;
-}
-
-void GpuModel::pack(PackedGpuState& out) {
-  // Everything but the shared memory is copied as it is (the shared memory moved aside meanwhile).
-  std::vector<float> smem = std::move(st_.smem);
-  out.st = st_;
-  st_.smem = std::move(smem);
-  out.smem_code.clear();
-  out.smem_raw.clear();
-  const std::size_t per_block = static_cast<std::size_t>(s_.smem_floats);
-  const std::size_t chunk = static_cast<std::size_t>(s_.bdim);
-  if (per_block > 0) {
-    const std::size_t chunks = (per_block + chunk - 1) / chunk;
-    tile_scratch_.resize(3 * per_block);
-    out.smem_code.reserve(st_.blocks.size() * chunks);
-    for (std::size_t slot = 0; slot < st_.blocks.size(); ++slot) {
-      const float* mem = &st_.smem[slot * per_block];
-      // The tiles the block's warps stored last: between two barriers a warp stands in the tile
-      // of the first warp, the one before or the one after.
-      // Tried in that order, each filled only when a chunk needs it: the first usually matches.
-      int cand[3] = {-1, -1, -1};
-      bool filled[3] = {false, false, false};
-      const std::int32_t block = st_.blocks[slot].block;
-      if (ops_->smem_tile != nullptr && block >= 0) {
-        const int iter = st_.warps[slot * s_.wpb].iter;
-        const int order[3] = {iter, iter - 1, iter + 1};
-        for (int c = 0; c < 3; ++c)
-          if (order[c] >= 0 && order[c] < s_.ntiles) cand[c] = order[c];
-      }
-      for (std::size_t at = 0; at < per_block; at += chunk) {
-        const std::size_t len = std::min(chunk, per_block - at);
-        const auto bits = std::span(reinterpret_cast<const std::uint32_t*>(mem + at), len);
-        std::int32_t code = std::all_of(bits.begin(), bits.end(), [](std::uint32_t v) { return v == 0; })
-                                ? PackedGpuState::kZero
-                                : PackedGpuState::kRaw;
-        for (int c = 0; c < 3 && code == PackedGpuState::kRaw; ++c) {
-          if (cand[c] < 0) continue;
-          float* tile = &tile_scratch_[c * per_block];
-          if (!filled[c]) {
-            ops_->smem_tile(s_, block % s_.grid_x, block / s_.grid_x, cand[c], tile);
-            filled[c] = true;
-          }
-          if (std::memcmp(mem + at, tile + at, len * sizeof(float)) == 0) code = cand[c];
-        }
-        out.smem_code.push_back(code);
-        if (code == PackedGpuState::kRaw) out.smem_raw.insert(out.smem_raw.end(), mem + at, mem + at + len);
-      }
-    }
-  }
-  out.lru.assign(out.st.l1.size() + 1, {});
-  out.tags.assign(out.st.l1.size() + 1, {});
-  for (std::size_t i = 0; i <= out.st.l1.size(); ++i) {
-    SectorCache& cache = i < out.st.l1.size() ? out.st.l1[i] : out.st.l2;
-    if (!cache.lru_packable()) continue;
-    out.lru[i] = cache.take_lru();
-    out.tags[i] = cache.take_tags();
-  }
-}
-
-void GpuModel::unpack(const PackedGpuState& in) {
-  std::vector<float> smem = std::move(st_.smem);  // its memory is reused
-  st_ = in.st;
-  for (std::size_t i = 0; i <= st_.l1.size(); ++i) {
-    SectorCache& cache = i < st_.l1.size() ? st_.l1[i] : st_.l2;
-    if (!in.lru[i].empty()) cache.restore_lru(in.lru[i]);
-    if (!in.tags[i].empty()) cache.restore_tags(in.tags[i]);
-  }
-  const std::size_t per_block = static_cast<std::size_t>(s_.smem_floats);
-  const std::size_t chunk = static_cast<std::size_t>(s_.bdim);
-  smem.resize(st_.blocks.size() * per_block);
-  if (per_block > 0) {
-    tile_scratch_.resize(per_block);
-    std::size_t code_at = 0, raw_at = 0;
-    for (std::size_t slot = 0; slot < st_.blocks.size(); ++slot) {
-      float* mem = &smem[slot * per_block];
-      int filled = -1;  // the tile in tile_scratch_
-      for (std::size_t at = 0; at < per_block; at += chunk) {
-        const std::size_t len = std::min(chunk, per_block - at);
-        const std::int32_t code = in.smem_code[code_at++];
-        if (code == PackedGpuState::kZero) {
-          std::fill_n(mem + at, len, 0.0f);
-        } else if (code == PackedGpuState::kRaw) {
-          std::copy_n(&in.smem_raw[raw_at], len, mem + at);
-          raw_at += len;
-        } else {
-          if (filled != code) {
-            const std::int32_t block = st_.blocks[slot].block;
-            ops_->smem_tile(s_, block % s_.grid_x, block / s_.grid_x, code, tile_scratch_.data());
-            filled = code;
-          }
-          std::copy_n(&tile_scratch_[at], len, mem + at);
-        }
-      }
-    }
-  }
-  st_.smem = std::move(smem);
 }
 
 }  // namespace ws::sim::detail

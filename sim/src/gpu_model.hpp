@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,13 @@ struct Segment {
   std::int16_t ty, tx0, tx1, lane0;
 };
 
+// What a program's rebuild_acc reads besides A and B (KernelOps::rebuild_prepare), made once on
+// first use and shared by every model of the launch: the display's and the producer's.
+struct RebuildKeep {
+  std::once_flag once;
+  std::vector<float> data;
+};
+
 // Everything fixed for one launch.
 struct GpuSetup {
   const GpuPreset* gpu = nullptr;
@@ -94,6 +102,7 @@ struct GpuSetup {
   // (KernelProgram::prepare fills them; the bank pattern does not depend on the iteration).
   std::vector<std::array<std::int32_t, 4>> waves;
   OccupancyResult occupancy;
+  std::shared_ptr<RebuildKeep> rebuild_keep = std::make_shared<RebuildKeep>();
 };
 
 struct Warp {
@@ -123,6 +132,7 @@ struct Warp {
   // Scoreboard slots (bit per dep[0..kLoadSlots-1]) whose global load is still in its SM's
   // request log (see GpuModel::run_to): never set between advance_to calls, so not state.
   std::uint8_t pend = 0;
+  bool operator==(const Warp&) const = default;
 };
 
 struct BlockSlot {
@@ -177,17 +187,26 @@ struct GpuState {
 };
 
 // A checkpoint of GpuState in less memory, restored to exactly the same state (GpuModel::pack,
-// unpack). A block's shared memory mostly holds one tile of A and B as the program stored it, so a
-// chunk of it that equals that tile keeps only the tile's number; caches keep their LRU order as
-// ranks (SectorCache::take_lru).
+// unpack; gpu_checkpoint.cpp). A block's shared memory mostly holds one tile of A and B as the
+// program stored it, so a chunk of it that equals that tile keeps only the tile's number; a warp's
+// sums, where the program can rebuild them from A and B (KernelOps::rebuild_acc), keep nothing;
+// warp records are variable-length integers; caches keep their LRU order as ranks
+// (SectorCache::take_lru).
 struct PackedGpuState {
-  static constexpr std::int32_t kRaw = -1, kZero = -2;
-  GpuState st;                          // without the shared memory, and without packed caches' stamps
-  std::vector<std::int32_t> smem_code;  // per chunk of GpuState::smem (GpuSetup::bdim floats): a tile, kRaw or kZero
+  static constexpr std::int32_t kRaw = -1, kZero = -2, kMixed = -3;
+  GpuState st;  // without the shared memory, sums, warps, packed caches' stamps, and ready times if rebuilt
+  // Per block slot: the code all its chunks (GpuSetup::bdim floats each) share (a tile, kRaw or
+  // kZero), or kMixed followed by one code per chunk.
+  std::vector<std::int32_t> smem_code;
   std::vector<float> smem_raw;          // the kRaw chunks, in order
+  std::vector<std::uint8_t> warps;      // GpuState::warps, encoded
+  bool ready_rebuilt = false;           // GpuState::ready and ready_age follow from the warps
+  bool acc_rebuilt = false;             // GpuState::acc is rebuilt from A and B (KernelOps::rebuild_acc)
+  std::vector<float> acc_raw;           // else GpuState::acc as it is
   std::vector<std::vector<std::uint8_t>> lru;  // per cache, the L1s then the L2: ranks; empty: stamps kept in st
   std::vector<std::vector<std::uint16_t>> tags;  // per cache: tags without their set; empty: kept in st
   std::size_t bytes() const;
+  std::vector<std::int32_t> chunk_codes(std::size_t chunks_per_block) const;  // smem_code, one per chunk
 };
 
 // What the run leaves in C; written as cells finish, identical on every replay. A reader on
@@ -254,6 +273,8 @@ class GpuModel {
   template <class P>
   friend constexpr KernelOps make_kernel_ops();
 
+  void ready_from_warps(std::vector<std::int64_t>& ready, std::vector<std::int64_t>& age) const;
+  const std::vector<float>& rebuild_keep() const;
   void run_cycle(std::int64_t c);
   void run_to(std::int64_t target);
   void next_event_from_schedulers();
@@ -322,6 +343,11 @@ class GpuModel {
   bool partial_ = false;  // FFMAs issued and not yet in the sums (advance_to with whole false)
   std::vector<std::int32_t> slot_j_;  // a slot's index in its scheduler's arrays: slot / nsched
   std::vector<float> tile_scratch_;   // pack, unpack: a block's shared memory for a candidate tile
+  std::vector<float> acc_scratch_;    // pack: a block slot's sums as rebuilt
+  static constexpr std::size_t kRebuildCheckEvery = 8;  // pack: block slots checked, one in this many
+  std::size_t packs_ = 0;
+  bool rebuild_agrees_ = true;        // no pack has found a rebuild that differs
+  std::vector<std::int64_t> ready_scratch_, age_scratch_;  // pack: GpuState::ready, ready_age as rebuilt
 };
 
 // Why a program on the tensor cores cannot run on this GPU, naming the presets where it can;

@@ -92,7 +92,7 @@ namespace {
 double instructions_per_second(Kernel k) { return detail::kernel_ops(k).instructions_per_second; }
 // Checkpoints no closer than this many seconds of simulating (at the rate above, one core): a
 // seek replays at most about this long, on every core, when the budget allows it.
-constexpr double kCheckpointReplaySeconds = 0.04;
+constexpr double kCheckpointReplaySeconds = 0.02;
 
 // The memory this process may use: the machine's, or less where a container's control group
 // limits it (cgroup v2, then v1; "max" or a huge number means no limit).

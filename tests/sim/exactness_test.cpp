@@ -5,6 +5,7 @@
 // Every run is also repeated in small advance_to() steps, on several threads, and resumed from
 // a copied GpuState (a checkpoint), which must land on the same digests.
 #include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -125,10 +126,12 @@ struct Case {
 };
 
 // Chunks of shared memory a packed checkpoint keeps raw, and those that are not all zero.
-std::pair<long, long> raw_and_nonzero_chunks(const detail::PackedGpuState& p) {
-  const long raw = std::count(p.smem_code.begin(), p.smem_code.end(), detail::PackedGpuState::kRaw);
-  const long zero = std::count(p.smem_code.begin(), p.smem_code.end(), detail::PackedGpuState::kZero);
-  return {raw, static_cast<long>(p.smem_code.size()) - zero};
+std::pair<long, long> raw_and_nonzero_chunks(const detail::PackedGpuState& p, const detail::GpuSetup& s) {
+  const auto chunks_per_block = static_cast<std::size_t>((s.smem_floats + s.bdim - 1) / s.bdim);
+  const std::vector<std::int32_t> codes = p.chunk_codes(chunks_per_block);
+  const long raw = std::count(codes.begin(), codes.end(), detail::PackedGpuState::kRaw);
+  const long zero = std::count(codes.begin(), codes.end(), detail::PackedGpuState::kZero);
+  return {raw, static_cast<long>(codes.size()) - zero};
 }
 
 std::uint64_t digest(const GpuModel& g) {
@@ -303,10 +306,13 @@ TEST(SimExactness, PinnedDigestsTotalsAndProduct) {
     EXPECT_EQ(digest(restored), d[4]);
     if (c.kernel == Kernel::tiled) {
       // Mid-run, nearly every chunk of the tiled kernel's shared memory is a tile it names.
-      const auto [raw, nonzero] = raw_and_nonzero_chunks(packed);
+      const auto [raw, nonzero] = raw_and_nonzero_chunks(packed, setup);
       EXPECT_GT(nonzero, 0);
       EXPECT_LT(raw * 4, nonzero) << "shared memory kept raw";
-      EXPECT_LT(packed.bytes(), packer.state_bytes());
+      // Warps as variable-length integers, sums rebuilt from A and B: a fraction of the state.
+      EXPECT_TRUE(packed.acc_rebuilt);
+      EXPECT_LT(packed.warps.size() * 2, packer.state().warps.size() * sizeof(detail::Warp)) << "warps barely packed";
+      EXPECT_LT(packed.bytes() * 2, packer.state_bytes());
     }
   }
 }
@@ -345,10 +351,24 @@ TEST(SimExactness, PackedCheckpointsOfEveryProgramResumeExactly) {
     restored.advance_to(late);
     restored.unpack(packed);
     EXPECT_EQ(digest(restored), at_mid);
+    // Field for field, beyond what the digest covers (ages, slots in the short arrays).
+    const detail::GpuState& was = packer.state();
+    const detail::GpuState& now = restored.state();
+    EXPECT_TRUE(now.warps == was.warps);
+    EXPECT_TRUE(now.ready == was.ready && now.ready_age == was.ready_age && now.ready_pipe == was.ready_pipe);
+    ASSERT_EQ(now.acc.size(), was.acc.size());
+    EXPECT_EQ(std::memcmp(now.acc.data(), was.acc.data(), was.acc.size() * sizeof(float)), 0);
+    EXPECT_TRUE(packed.ready_rebuilt);
+    if (ops.rebuild_acc != nullptr) {
+      // The sums came back from A and B (the memcmp above), mid-run, with work in them.
+      EXPECT_TRUE(packed.acc_rebuilt);
+      EXPECT_TRUE(packed.acc_raw.empty());
+      EXPECT_GT(std::count_if(was.warps.begin(), was.warps.end(), [](const detail::Warp& w) { return w.k_done > 0; }), 0);
+    }
     restored.advance_to(late);
     EXPECT_EQ(digest(restored), at_late);
     if (ops.smem_tile != nullptr) {
-      const auto [raw, nonzero] = raw_and_nonzero_chunks(packed);
+      const auto [raw, nonzero] = raw_and_nonzero_chunks(packed, setup);
       EXPECT_GT(nonzero, 0);
       EXPECT_LT(raw * 4, nonzero);
     }

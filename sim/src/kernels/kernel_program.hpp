@@ -53,10 +53,14 @@ struct SectorList {
 // fma_row: acc[i] = fma(a, b[i], acc[i]) for i < n.
 // fma_run: for k = k0..k1-1 in order, acc[i] = fma(a[k], b[k*ld + i], acc[i]) for i < n: the same
 // operations in the same order as one fma_row per k, with the sums kept in registers.
+// fma_rows: fma_run from k0 to k1 for each of `rows` rows, a[r] and acc[r], over the same b: the
+// same operations per row, interleaved across rows (faster for long runs).
 using FmaRow = void (*)(float, const float*, float*, int);
 using FmaRun = void (*)(const float*, const float*, int, int, int, float*, int);
+using FmaRows = void (*)(const float* const*, int, const float*, int, int, int, float* const*, int);
 extern const FmaRow fma_row;
 extern const FmaRun fma_run;
+extern const FmaRows fma_rows;
 
 // Shared-memory wavefronts for one warp access to these words: the most distinct words any bank
 // must serve, and at least one wavefront per 128 bytes of distinct data.
@@ -118,6 +122,12 @@ inline float b_or_zero(const GpuSetup& s, int row, int col) {
 //   static void smem_tile(const GpuSetup&, int bx, int by, int t, float* smem);  optional: block
 //       (bx, by)'s shared memory once every warp has stored tile t, which lets a checkpoint keep
 //       the tile's number instead of its floats (PackedGpuState)
+//   static void rebuild_acc(const GpuSetup&, const Warp* warps, float* acc, const std::vector<float>& keep);
+//       optional: the sums of a block slot's warps (GpuSetup::wpb of them, and of their
+//       accumulators) after the FFMAs each has issued, computed from A and B alone, which lets a
+//       checkpoint keep none of them (PackedGpuState; the pack checks a share of its rebuilds)
+//   static void rebuild_prepare(const GpuSetup&, std::vector<float>& keep);  with rebuild_acc:
+//       what it reads besides A and B (say, B laid out for it), made once per launch
 //
 // The estimate of a launch's size (before any setup) also comes from the program's entry.
 struct KernelOps {
@@ -140,6 +150,8 @@ struct KernelOps {
   void (*warp_cells)(const GpuSetup&, const Warp&, std::vector<std::pair<std::size_t, int>>& out);
   int (*fmas_batched)(const Warp&);  // null: no batching
   void (*smem_tile)(const GpuSetup&, int bx, int by, int t, float* smem);  // null: none
+  void (*rebuild_acc)(const GpuSetup&, const Warp* warps, float* acc, const std::vector<float>& keep);  // null: none
+  void (*rebuild_prepare)(const GpuSetup&, std::vector<float>& keep);
   void (*apply_ffmas)(GpuModel&, int sm, int slot, const Warp& w, int upto);
 };
 

@@ -6,7 +6,6 @@
 #include "gpu_model.hpp"
 
 #include <algorithm>
-#include <span>
 #include <bit>
 #include <cmath>
 #include <cstring>

@@ -167,8 +167,12 @@ Estimate estimate(const GpuPreset& gpu, const SimConfig& in) {
   Estimate e;
   e.warp_instructions = warps * per_warp;
   e.seconds = e.warp_instructions / instructions_per_second(cfg.kernel);
+  // With checkpoints: their budget, and where the program rebuilds sums, a copy of B laid out
+  // for it (rebuild_prepare).
+  const bool rebuilds = detail::kernel_ops(cfg.kernel).rebuild_acc != nullptr;
   e.memory_bytes = 4 * (m * k + k * n) + 20 * m * n + 4.0 * gpu.sm_count * 64 * 32 * 8 +
-                   (cfg.checkpoints ? static_cast<double>(checkpoint_budget(cfg)) : 0.0);
+                   (cfg.checkpoints ? static_cast<double>(checkpoint_budget(cfg)) + (rebuilds ? 4 * k * (n + tile) : 0.0)
+                                    : 0.0);
   char buf[256];
   if (e.seconds > cfg.max_seconds) {
     e.ok = false;

@@ -214,7 +214,8 @@ const std::unordered_map<std::string_view, Lookup>& table() {
       {"preset.gpu_label", [](const CaptionContext& c) -> Value {
          const auto* g = gpu_of(c);
          if (g == nullptr || g->name.empty()) return std::nullopt;
-         return g->name;
+         // In the caption's language: a Korean caption gets the Korean label where there is one.
+         return c.language == lesson::Language::ko && !g->name_ko.empty() ? g->name_ko : g->name;
        }},
       {"preset.gpu_year", [](const CaptionContext& c) -> Value {
          const auto* g = gpu_of(c);

@@ -8,6 +8,7 @@ GenerationRow generation_row(const sim::GpuPreset& p) {
   GenerationRow r;
   r.id = p.id;
   r.name = p.name;
+  r.name_ko = p.name_ko;
   r.year = p.year;
   r.sm_count = p.sm_count;
   r.fp32_cores = static_cast<long long>(p.sm_count) * p.fp32_lanes_per_sm;

@@ -13,6 +13,7 @@ namespace ws::app {
 
 struct GenerationRow {
   std::string id, name;
+  std::string name_ko;  // the preset's Korean label, "" when its name reads the same in Korean
   int year = 0;
   int sm_count = 0;
   long long fp32_cores = 0;

@@ -7,6 +7,7 @@
 
 #include "core/caption_values.hpp"
 #include "core/generation_table.hpp"
+#include "gui/preset_display_name.hpp"
 #include "gui/theme.hpp"
 
 namespace ws::app {
@@ -29,7 +30,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   // Before Volta there are no tensor cores: said in words, not with a dash that reads as "unknown".
   const std::string none = tr("generations.none", lang);
   const std::vector<Column> all = {
-      {"generations.gpu", false, false, [](const GenerationRow& r) { return r.name; }},
+      {"generations.gpu", false, false, [](const GenerationRow& r) { return label_in_ui_language(r.name, r.name_ko); }},
       {"generations.year", false, true, [](const GenerationRow& r) { return std::to_string(r.year); }},
       {"generations.sms", false, true, [](const GenerationRow& r) { return group_digits(r.sm_count); }},
       {"generations.cores", true, true, [](const GenerationRow& r) { return group_digits(r.fp32_cores); }},

@@ -20,4 +20,11 @@ inline std::string gpu_display_name(const sim::GpuPreset& gpu) {
   return ui_language() == lesson::Language::ko ? gpu.sentence_name() : gpu.name;
 }
 
+// A full label (tables, the roofline's legend) in the UI language: the file's Korean label on a
+// Korean screen where the English one has words in it ("(the AlexNet GPU)").
+inline const std::string& label_in_ui_language(const std::string& name, const std::string& name_ko) {
+  return ui_language() == lesson::Language::ko && !name_ko.empty() ? name_ko : name;
+}
+inline const std::string& gpu_label(const sim::GpuPreset& gpu) { return label_in_ui_language(gpu.name, gpu.name_ko); }
+
 }  // namespace ws::app

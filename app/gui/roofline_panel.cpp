@@ -9,6 +9,7 @@
 #include "core/measured_text.hpp"
 #include "core/sim_session.hpp"
 #include "gui/presentation.hpp"
+#include "gui/preset_display_name.hpp"
 #include "gui/real_run_panel.hpp"
 #include "gui/theme.hpp"
 #include "warpscope/sim/simulation.hpp"
@@ -229,7 +230,8 @@ void RooflinePanel::draw(ImVec2 size, const RealRunView& real, const SimSession&
     const bool ready = s->complete() && simulated_ && summarised_key_ == key;
     if (ready) all.push_back(*simulated_);
     const char* key_text = compact && ready ? "roofline.simulated_short" : ready ? "roofline.simulated" : "roofline.simulating";
-    simulated_row = fmt::format(fmt::runtime(T(key_text)), compact ? short_name(s->gpu().name) : s->gpu().name, what);
+    const std::string& gpu = gpu_label(s->gpu());
+    simulated_row = fmt::format(fmt::runtime(T(key_text)), compact ? short_name(gpu) : gpu, what);
   }
 
   // The legend above the plot: it wraps at any width and text size, and the plot takes what is left.

@@ -237,6 +237,7 @@ GpuPreset parse_gpu_preset(std::string_view text, const std::string& path) {
   GpuPreset p;
   p.id = r.need<std::string>("id");
   p.name = r.need<std::string>("name");
+  p.name_ko = r.get<std::string>("name_ko", "");
   p.short_name = r.get<std::string>("short_name", "");
   p.reference_name = r.get<std::string>("reference_name", "");
   p.architecture = r.need<std::string>("architecture");
@@ -297,6 +298,7 @@ CpuPreset parse_cpu_preset(std::string_view text, const std::string& path) {
   CpuPreset p;
   p.id = r.need<std::string>("id");
   p.name = r.need<std::string>("name");
+  p.name_ko = r.get<std::string>("name_ko", "");
   p.short_name = r.get<std::string>("short_name", "");
   p.reference_name = r.get<std::string>("reference_name", "");
   p.microarchitecture = r.need<std::string>("microarchitecture");

@@ -134,6 +134,16 @@ TEST_F(CaptionValues, PresetValuesComeFromThePreset) {
   EXPECT_EQ(value("preset.gpu_name"), "H100");
   EXPECT_EQ(value("preset.gpu_label"), g.name);
   EXPECT_NE(g.name, "H100");
+  // A Korean caption's label has no English words where the preset has a Korean one; H100's
+  // label reads the same in both.
+  ctx_.language = ws::lesson::Language::ko;
+  EXPECT_EQ(value("preset.gpu_label"), g.name);
+  const sim::GpuPreset gtx580 = sim::find_gpu("gtx580");
+  ctx_.gpu = &gtx580;
+  EXPECT_EQ(value("preset.gpu_label"), "GeForce GTX 580 (AlexNet의 GPU)");
+  ctx_.language = ws::lesson::Language::en;
+  EXPECT_EQ(value("preset.gpu_label"), "GeForce GTX 580 (the AlexNet GPU)");
+  ctx_.gpu = &gpu_preset_;
   EXPECT_EQ(value("preset.gpu_year"), std::to_string(g.year));
   EXPECT_EQ(value("preset.sm_count"), ws::app::group_digits(g.sm_count));
   EXPECT_EQ(value("preset.gpu_cores"), ws::app::group_digits(static_cast<long long>(g.sm_count) * g.fp32_lanes_per_sm));

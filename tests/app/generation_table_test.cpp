@@ -40,4 +40,8 @@ TEST(GenerationTable, FiguresComeFromThePresetsParts) {
   EXPECT_EQ(gtx580->tensor_cores, 0);
   EXPECT_EQ(gtx580->tensor_tflops, 0);
   EXPECT_TRUE(gtx580->tensor_format.empty());
+  // Its label in either language: a Korean table names it without English words.
+  EXPECT_EQ(gtx580->name, "GeForce GTX 580 (the AlexNet GPU)");
+  EXPECT_EQ(gtx580->name_ko, "GeForce GTX 580 (AlexNet의 GPU)");
+  EXPECT_TRUE(h100->name_ko.empty());
 }

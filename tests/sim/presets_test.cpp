@@ -1,5 +1,7 @@
 // Presets: every file loads, lookups work, and the peaks computed from the parts agree with the
 // datasheet figures of the shared reference tables within 2 %.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -102,6 +104,45 @@ TEST(SimPresets, EveryPresetHasAShortNameForSentences) {
   for (const auto& c : cpu_presets()) check(c.id, c.name, c.short_name);
   EXPECT_EQ(find_gpu("gtx580").name, "GeForce GTX 580 (the AlexNet GPU)");
   EXPECT_EQ(find_gpu("gtx580").sentence_name(), "GTX 580");
+}
+
+// A label with English words in it ("(the AlexNet GPU)", "(128 cores)") has a Korean one, so a
+// Korean table or legend does not switch language mid-row; one without ("H100 (SXM5, 80 GB)")
+// reads the same in both and needs none.
+TEST(SimPresets, EveryLabelWithEnglishWordsHasAKoreanOne) {
+  const auto english_words = [](const std::string& name) {
+    std::vector<std::string> found;
+    std::string word;
+    for (const char ch : name + " ") {
+      if (std::isalpha(static_cast<unsigned char>(ch))) {
+        word += ch;
+        continue;
+      }
+      const bool lower = !word.empty() && std::all_of(word.begin(), word.end(), [](char x) {
+        return std::islower(static_cast<unsigned char>(x)) != 0;
+      });
+      if (lower && word.size() >= 3) found.push_back(word);
+      word.clear();
+    }
+    return found;
+  };
+  const auto check = [&](const std::string& id, const std::string& name, const std::string& name_ko) {
+    const auto words = english_words(name);
+    if (words.empty()) {
+      EXPECT_TRUE(name_ko.empty()) << id << ": '" << name << "' reads the same in Korean";
+      return;
+    }
+    ASSERT_FALSE(name_ko.empty()) << id << ": '" << name << "' has '" << words.front() << "' but no name_ko";
+    EXPECT_TRUE(english_words(name_ko).empty()) << id << ": " << name_ko;
+    // Hangul syllables (U+AC00..U+D7A3) start with the UTF-8 bytes 0xEA..0xED.
+    EXPECT_TRUE(std::any_of(name_ko.begin(), name_ko.end(), [](char b) {
+      return static_cast<unsigned char>(b) >= 0xEA && static_cast<unsigned char>(b) <= 0xED;
+    })) << id << ": no Hangul in " << name_ko;
+  };
+  for (const auto& g : gpu_presets()) check(g.id, g.name, g.name_ko);
+  for (const auto& c : cpu_presets()) check(c.id, c.name, c.name_ko);
+  EXPECT_EQ(find_gpu("gtx580").name_ko, "GeForce GTX 580 (AlexNet의 GPU)");
+  EXPECT_EQ(find_cpu("epyc-128").name_ko, "AMD EPYC 9754 (128코어)");
 }
 
 TEST(SimPresets, PeakFromPartsMatchesOwnDatasheetFigure) {

@@ -59,6 +59,9 @@ struct GpuInterconnect {
 struct GpuPreset {
   std::string id;              // short name for the CLI: "h100"
   std::string name;            // full label for tables and menus: "H100 (SXM5, 80 GB)"
+  // The label in Korean where `name` has English words in it ("(the AlexNet GPU)"); "" when it
+  // has none and reads the same in either language.
+  std::string name_ko;
   // What a sentence calls the part ("H100", "GTX 580"): no parenthesised detail, so a caption can
   // put a particle or a year after it. "" in a file means the label is already short.
   std::string short_name;
@@ -118,6 +121,7 @@ struct GpuPreset {
 struct CpuPreset {
   std::string id;
   std::string name;            // full label: "AMD EPYC 9754 (128 cores)"
+  std::string name_ko;         // in Korean where `name` has English words (see GpuPreset::name_ko)
   std::string short_name;      // for sentences: "AMD EPYC 9754" (see GpuPreset::short_name)
   std::string reference_name;  // row name in shared/reference/cpus.csv
   std::string sentence_name() const { return short_name.empty() ? name : short_name; }

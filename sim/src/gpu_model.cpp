@@ -228,6 +228,31 @@ const FmaRun fma_run = pick_fma_run();
 const FmaRows fma_rows = pick_fma_rows();
 const Scan scan = pick_scan();
 
+void b_panels(const GpuSetup& s, int width, std::vector<float>& keep) {
+  const std::size_t K = static_cast<std::size_t>(s.k), panel = K * static_cast<std::size_t>(width);
+  const int panels = (s.n + width - 1) / width;
+  keep.assign(panels * panel + K, 0.0f);
+  // Row by row: B's rows are long, a panel's are short.
+  for (std::size_t k = 0; k < K; ++k)
+    for (int p = 0; p < panels; ++p) {
+      const int cols = std::min(width, s.n - p * width);
+      std::copy_n(s.b + k * s.n + static_cast<std::size_t>(p) * width, cols, &keep[p * panel + k * width]);
+    }
+}
+
+void rebuild_rows(RebuildRow* rows, int count, const float* b, int ld, int n) {
+  std::sort(rows, rows + count, [](const RebuildRow& x, const RebuildRow& y) { return x.k > y.k; });
+  const float* a[64];
+  float* out[64];
+  for (int r = 0; r < count; ++r) a[r] = rows[r].a, out[r] = rows[r].out;
+  for (int k0 = 0, active = count; active > 0;) {
+    const int k1 = rows[active - 1].k;
+    fma_rows(a, active, b, ld, k0, k1, out, n);
+    k0 = k1;
+    while (active > 0 && rows[active - 1].k == k1) --active;
+  }
+}
+
 int wavefronts(const std::vector<int>& words) {
   std::vector<int> uniq = words;
   std::sort(uniq.begin(), uniq.end());

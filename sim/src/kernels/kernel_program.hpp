@@ -62,6 +62,26 @@ extern const FmaRow fma_row;
 extern const FmaRun fma_run;
 extern const FmaRows fma_rows;
 
+// For a program's rebuild of its sums (rebuild_prepare, rebuild_acc): B laid out column panel by
+// column panel, `width` columns each (panel p: K rows of `width` floats, zeros past N), so the
+// columns a tile multiplies are contiguous; then K zeros, the A row of a row past M.
+void b_panels(const GpuSetup& s, int width, std::vector<float>& keep);
+inline const float* panel_of(const GpuSetup& s, int width, const std::vector<float>& keep, int p) {
+  return keep.data() + static_cast<std::size_t>(p) * s.k * width;
+}
+inline const float* a_row_or_zeros(const GpuSetup& s, const std::vector<float>& keep, int row) {
+  return row < s.m ? s.a + static_cast<std::size_t>(row) * s.k : keep.data() + keep.size() - s.k;
+}
+// A row of sums to rebuild: `k` FFMAs of a[k'] times the panel's row k', in order, into `out`.
+struct RebuildRow {
+  const float* a;
+  float* out;
+  int k;
+};
+// Runs rows (at most 64) over the same panel columns b (row stride ld, n lanes): all of them up to
+// the fewest k any has, the rest on to the next fewest, and so on. Reorders `rows`.
+void rebuild_rows(RebuildRow* rows, int count, const float* b, int ld, int n);
+
 // Shared-memory wavefronts for one warp access to these words: the most distinct words any bank
 // must serve, and at least one wavefront per 128 bytes of distinct data.
 int wavefronts(const std::vector<int>& words);

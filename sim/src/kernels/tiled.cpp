@@ -201,68 +201,34 @@ struct TiledProgram : ProgramBase {
     }
   }
 
-  // B laid out column panel by column panel (panel bx: K rows of bdim floats, zeros past N), so
-  // that a lane's b is contiguous, then K zeros for rows past M. Read row by row: B's rows are
-  // long, a panel's are short.
-  static void rebuild_prepare(const GpuSetup& s, std::vector<float>& keep) {
-    const int B = s.bdim;
-    const std::size_t K = static_cast<std::size_t>(s.k), panel = K * B;
-    keep.assign(s.grid_x * panel + K, 0.0f);
-    for (std::size_t k = 0; k < K; ++k)
-      for (int bx = 0; bx < s.grid_x; ++bx) {
-        const int cols = std::min(B, s.n - bx * B);
-        std::copy_n(s.b + k * s.n + bx * B, cols, &keep[bx * panel + k * B]);
-      }
-  }
+  static void rebuild_prepare(const GpuSetup& s, std::vector<float>& keep) { b_panels(s, s.bdim, keep); }
 
   // A block slot's sums after its warps' FFMAs: one per k in order, adding A[row][k] * B[k][col]
   // (k_done counts the k < K; past the matrices' edges the tiles hold zeros, which leave a sum
-  // as it is). `keep`: rebuild_prepare's panels.
+  // as it is). Each lane segment is a row of A against its block's panel of B.
   static void rebuild_acc(const GpuSetup& s, const Warp* warps, float* acc, const std::vector<float>& keep) {
     const int B = s.bdim;
-    const std::size_t K = static_cast<std::size_t>(s.k), panel = K * B;
     std::fill_n(acc, static_cast<std::size_t>(s.wpb) * 32, 0.0f);
-    // Each lane segment is a row of A against its panel. Rows that share a panel slice run
-    // together, all of them up to the fewest k any has, the rest on to the next fewest, and so on.
-    struct Row {
-      const float* a;
-      float* acc;
-      int k;
-    };
-    Row row_of[64];
-    const float* a_rows[64];
-    float* acc_rows[64];
-    int rows = 0;
+    RebuildRow rows[64];
+    int count = 0;
     const float* b = nullptr;
     int lanes = 0;
-    auto flush = [&] {
-      std::sort(row_of, row_of + rows, [](const Row& x, const Row& y) { return x.k > y.k; });
-      for (int r = 0; r < rows; ++r) a_rows[r] = row_of[r].a, acc_rows[r] = row_of[r].acc;
-      for (int k0 = 0, active = rows; active > 0;) {
-        const int k1 = row_of[active - 1].k;
-        fma_rows(a_rows, active, b, B, k0, k1, acc_rows, lanes);
-        k0 = k1;
-        while (active > 0 && row_of[active - 1].k == k1) --active;
-      }
-      rows = 0;
-    };
     for (int i = 0; i < s.wpb; ++i) {
       const Warp& w = warps[i];
       if (w.k_done == 0) continue;
       for (const Segment& g : s.segs[w.wib]) {
-        const int row = w.by * B + g.ty;
-        const float* seg_b = &keep[w.bx * panel + g.tx0];
+        const float* seg_b = panel_of(s, B, keep, w.bx) + g.tx0;
         const int seg_lanes = g.tx1 - g.tx0;
-        if (seg_b != b || seg_lanes != lanes || rows == 64) {
-          flush();
+        if (seg_b != b || seg_lanes != lanes || count == 64) {
+          if (count > 0) rebuild_rows(rows, count, b, B, lanes);
+          count = 0;
           b = seg_b;
           lanes = seg_lanes;
         }
-        row_of[rows++] = {row < s.m ? s.a + static_cast<std::size_t>(row) * K : &keep[s.grid_x * panel],
-                          acc + i * 32 + g.lane0, w.k_done};
+        rows[count++] = {a_row_or_zeros(s, keep, w.by * B + g.ty), acc + i * 32 + g.lane0, w.k_done};
       }
     }
-    flush();
+    if (count > 0) rebuild_rows(rows, count, b, B, lanes);
   }
 
   // FFMAs of the tile issued: phase 5 is before kk, phase 6 at kk + sub.

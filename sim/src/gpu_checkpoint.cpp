@@ -24,7 +24,7 @@ std::size_t bytes_of(const GpuState& st) {
 }
 
 // Warp records as variable-length integers: most fields equal or follow the previous warp's,
-// and the cycles a warp keeps lie near the state's `now`. 144 bytes a warp become ~40.
+// and the cycles a warp keeps lie near the state's `now`. 144 bytes a warp become ~37.
 void put_varint(std::vector<std::uint8_t>& out, std::uint64_t v) {
   while (v >= 0x80) {
     out.push_back(static_cast<std::uint8_t>(v | 0x80));

@@ -173,7 +173,8 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   // The timeline's room: its text lines measured for this frame (their number changes as the run
   // goes on), plus the rest (separator, buttons, spacing) as it was last drawn; before it ever
   // was, an estimate of the rest that errs tall.
-  const float timeline_text_h = show.timeline ? timeline_text_height(session, ImGui::GetContentRegionAvail().x) : 0;
+  const TimelineText timeline = show.timeline ? timeline_text(session) : TimelineText{};
+  const float timeline_text_h = show.timeline ? timeline_text_height(timeline, ImGui::GetContentRegionAvail().x) : 0;
   const float timeline_rest_estimate = ImGui::GetStyle().ItemSpacing.y * 2 + ImGui::GetFrameHeightWithSpacing() + 2;
   const float timeline_h =
       show.timeline ? timeline_text_h + timeline_rest_h.value_or(timeline_rest_estimate) : 0;
@@ -256,7 +257,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   if (show.timeline) {
     const float top = ImGui::GetCursorPosY();
     ImGui::Separator();
-    draw_timeline(session, clean);
+    draw_timeline(session, timeline, clean);
     timeline_rest_h = ImGui::GetCursorPosY() - top - timeline_text_h;
   }
 }

@@ -49,18 +49,6 @@ void handle_timeline_keys(SimSession& session, bool arrows_step_cycles) {
 
 namespace {
 
-// The timeline's text, built once a frame for both the drawing and the height the panel keeps
-// for it: a height taken from the last frame is one line short on the frame the end of the run
-// becomes known, when "cycle 564" becomes "cycle 564 of 4923 ..." and no longer fits beside
-// the kernel's name.
-struct TimelineText {
-  std::string kernel;  // what the simulated GPU runs, on the first line
-  std::string where;   // the clock: beside the kernel's name where it fits
-  std::string widest;  // the clock as wide as it gets in this run, which decides where it goes
-  std::string status;  // how far the simulation has got, or a seek waiting on it (disabled colour)
-  std::string finish;  // where both sides stood when the simulated GPU finished
-};
-
 // The clock's milliseconds keep as many decimals as four significant digits of the longest time
 // known (the run's end, or how far it has been simulated), so that the number does not change
 // width, and the line its place, from one frame to the next.
@@ -74,8 +62,17 @@ std::string clock_text(const sim::Simulation& s, std::int64_t cycle, bool comple
   return TF("timeline.cycle_at", cycle, ms(cycle), mhz);
 }
 
-TimelineText timeline_text(const SimSession& session, const sim::Simulation& s) {
+}  // namespace
+
+TimelineText timeline_text(const SimSession& session) {
   TimelineText t;
+  const sim::Simulation* sim = session.simulation();
+  if (sim == nullptr) {
+    t.status = session.building() ? T("timeline.simulating") : session.error();
+    return t;
+  }
+  const sim::Simulation& s = *sim;
+  t.simulated = true;
   t.kernel = TF("timeline.simulated_kernel", gpu_display_name(s.gpu()), sim::to_string(s.config().kernel));
   t.where = clock_text(s, s.cycle(), s.complete());
   t.widest = s.complete() ? clock_text(s, s.total_cycles(), true) : clock_text(s, std::max(s.simulated_cycles(), s.cycle()), false);
@@ -85,6 +82,8 @@ TimelineText timeline_text(const SimSession& session, const sim::Simulation& s) 
   return t;
 }
 
+namespace {
+
 // Beside the kernel's name where the clock at its widest fits after it on the same line, else on
 // lines of its own: decided on the widest so that it does not jump as the cycles count up.
 bool where_fits_beside(const TimelineText& t, float width) {
@@ -92,7 +91,10 @@ bool where_fits_beside(const TimelineText& t, float width) {
   return kernel_w + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(t.widest.c_str()).x <= width;
 }
 
-float text_lines_height(const TimelineText& t, float width) {
+}  // namespace
+
+float timeline_text_height(const TimelineText& t, float width) {
+  if (!t.simulated) return ImGui::GetTextLineHeightWithSpacing();
   const float spacing = ImGui::GetStyle().ItemSpacing.y;
   float h = ImGui::CalcTextSize(t.kernel.c_str(), nullptr, false, width).y + spacing;
   if (!where_fits_beside(t, width)) h += ImGui::CalcTextSize(t.where.c_str(), nullptr, false, width).y + spacing;
@@ -101,22 +103,12 @@ float text_lines_height(const TimelineText& t, float width) {
   return h;
 }
 
-}  // namespace
-
-float timeline_text_height(const SimSession& session, float width) {
-  const sim::Simulation* s = session.simulation();
-  if (!s) return ImGui::GetTextLineHeightWithSpacing();
-  return text_lines_height(timeline_text(session, *s), width);
-}
-
-void draw_timeline(SimSession& session, bool clean) {
-  const sim::Simulation* s = session.simulation();
-  if (!s) {
-    ImGui::TextDisabled("%s", session.building() ? T("timeline.simulating") : session.error().c_str());
+void draw_timeline(SimSession& session, const TimelineText& t, bool clean) {
+  if (!t.simulated) {
+    ImGui::TextDisabled("%s", t.status.c_str());
     return;
   }
   if (!clean) draw_timeline_controls(session);
-  const TimelineText t = timeline_text(session, *s);
   const float width = ImGui::GetContentRegionAvail().x;
   ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
   ImGui::TextWrapped("%s", t.kernel.c_str());

@@ -2,15 +2,31 @@
 // speed, restart; and the caption that says where both sides are.
 #pragma once
 
+#include <string>
+
 #include "core/sim_session.hpp"
 
 namespace ws::app {
 
+// The timeline's text, built once a frame for both the drawing and the height the panel keeps
+// for it. Built twice, the background run could move on in between (the clock at its widest
+// gains a digit and no longer fits beside the kernel's name) and the drawing come out a line
+// taller than its room.
+struct TimelineText {
+  bool simulated = false;  // false: no simulation yet (or it failed); `status` says which
+  std::string kernel;  // what the simulated GPU runs, on the first line
+  std::string where;   // the clock: beside the kernel's name where it fits
+  std::string widest;  // the clock as wide as it gets in this run, which decides where it goes
+  std::string status;  // how far the simulation has got, or a seek waiting on it (disabled colour)
+  std::string finish;  // where both sides stood when the simulated GPU finished
+};
+TimelineText timeline_text(const SimSession& session);
+
 // `clean`: only the clock and the caption, no buttons (presentation mode).
-void draw_timeline(SimSession& session, bool clean = false);
-// The height of the timeline's text lines this frame at `width` (the current font): their number
-// changes as the run goes on, so a panel that keeps room for the timeline measures them each frame.
-float timeline_text_height(const SimSession& session, float width);
+void draw_timeline(SimSession& session, const TimelineText& text, bool clean = false);
+// The height of the timeline's text lines at `width` (the current font): their number changes as
+// the run goes on, so a panel that keeps room for the timeline measures them each frame.
+float timeline_text_height(const TimelineText& text, float width);
 // Keys: Space play/pause, Right/Left one cycle (Shift: 1 % of the run), Home restart.
 // `arrows_step_cycles` is false while a lesson owns the arrow keys; then '.' and ',' step cycles.
 void handle_timeline_keys(SimSession& session, bool arrows_step_cycles);

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <epoxy/gl.h>
@@ -341,6 +342,15 @@ int run_gui(const GuiOptions& options) {
   std::string toast;
   double toast_until = 0;
   bool screenshot_requested = false;
+  // A lesson step, the language or the text size changes what the panels hold, and ImGui sizes a
+  // panel's scroll bar and a new table's columns from the frame before: the first frames after
+  // such a change can show a scroll bar or a bare header that is gone a frame later. They are
+  // drawn but not shown, so the room sees a step once it is laid out; --print-state's frames_cut
+  // counts the frames shown (and a lesson export's, a step's frames from its third). A burst of
+  // changes (keys held down) still shows every few frames.
+  constexpr int kSettleFrames = 3, kMostFramesHeld = 6;
+  int frames_to_hold = 0, frames_held = 0;
+  std::tuple<bool, std::size_t, lesson::Language, float> shown_layout{false, 0, lesson::Language::en, 0.0f};
 
   while (!glfwWindowShouldClose(window)) {
     // A CPU kernel being timed must have the cores: wake rarely and only for input then.
@@ -431,6 +441,19 @@ int run_gui(const GuiOptions& options) {
     left_w = std::min(left_w, std::floor(size.x * 0.45f));
     // With large text on a small screen the timers would leave the roofline a sliver: it keeps 58 %.
     if (lower_shown) left_w = std::min(left_w, std::floor(size.x * 0.42f));
+    // Headless renders advance playback by a fixed 1/30 s a frame, so the same arguments give the
+    // same pixels however fast this machine renders. Before the caption is composed: a build
+    // adopted here changes the figures it quotes, and a caption composed before it would set the
+    // panels' heights for the state of the frame before (one frame cut, then a jump).
+    sim_panel.session.update(headless ? 1.0 / 30 : dt);
+    if (first_frame.is_null() && sim_panel.session.simulation() != nullptr) {
+      first_frame = {{"ms_after_start", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - requested_at).count()},
+                     {"cycle", sim_panel.session.cycle()},
+                     {"simulated_cycles", sim_panel.session.simulated_cycles()},
+                     {"simulated_fraction", sim_panel.session.simulated_fraction()},
+                     {"complete", sim_panel.session.complete()},
+                     {"playing", sim_panel.session.playing()}};
+    }
     // The caption panel is as tall as its text (never a scrollbar); the animation gets the rest,
     // down to half of the window, below which the caption's text gets smaller instead.
     CaptionContent caption;
@@ -463,17 +486,6 @@ int run_gui(const GuiOptions& options) {
     const float right_h = size.y - top - caption_h;
     const float roofline_h = !lower_shown ? 0 : sim_shown ? std::floor(right_h * 0.5f) : right_h;
     bool real_edited = false;
-    // Headless renders advance playback by a fixed 1/30 s a frame, so the same arguments give the
-    // same pixels however fast this machine renders.
-    sim_panel.session.update(headless ? 1.0 / 30 : dt);
-    if (first_frame.is_null() && sim_panel.session.simulation() != nullptr) {
-      first_frame = {{"ms_after_start", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - requested_at).count()},
-                     {"cycle", sim_panel.session.cycle()},
-                     {"simulated_cycles", sim_panel.session.simulated_cycles()},
-                     {"simulated_fraction", sim_panel.session.simulated_fraction()},
-                     {"complete", sim_panel.session.complete()},
-                     {"playing", sim_panel.session.playing()}};
-    }
     if (sim_shown) {
       ImGui::SetNextWindowPos(ImVec2(left_w, top));
       ImGui::SetNextWindowSize(ImVec2(size.x - left_w, right_h - roofline_h));
@@ -554,12 +566,18 @@ int run_gui(const GuiOptions& options) {
     }
 
     clip_check_end_frame();
+    const std::tuple layout{player.active(), player.step(), pres.effective_language(), pres.ui_scale()};
+    if (layout != shown_layout) {
+      shown_layout = layout;
+      frames_to_hold = kSettleFrames;
+    }
+    const bool shown = frames_to_hold == 0 || frames_held >= kMostFramesHeld;
     if (const auto& report = clip_check_last_frame(); !report.texts.empty() || !report.scrolling.empty()) {
       const auto cut = [&] {
         const auto r = clip_report_json();
         return nlohmann::json{{"frame", frames_rendered}, {"texts", r["texts"]}, {"scrolling", r["scrolling"]}};
       };
-      if (frames_rendered >= 2 && frames_cut++ == 0) first_frame_cut = cut();
+      if (shown && frames_rendered >= 2 && frames_cut++ == 0) first_frame_cut = cut();
       if (!options.export_dir.empty() && export_frames >= 2 && step_frames_cut++ == 0) step_first_cut = cut();
     }
     ImGui::Render();
@@ -653,7 +671,15 @@ int run_gui(const GuiOptions& options) {
         glfwSetWindowShouldClose(window, GLFW_TRUE);
       }
     }
-    glfwSwapBuffers(window);
+    if (shown) {
+      frames_to_hold = 0;
+      frames_held = 0;
+      glfwSwapBuffers(window);
+    } else {
+      --frames_to_hold;
+      ++frames_held;
+      glfwPostEmptyEvent();  // the next frame comes at once, not at the next input
+    }
     if (soak) {
       const GLenum gl_error = glGetError();
       const bool working = real_run.session.busy() || sim_panel.session.building();

@@ -49,6 +49,7 @@ RunnerStatus JobRunner::status() const {
   s.busy = running_;
   s.batch = running_ ? running_batch_ : queued_batch_;
   s.queued = static_cast<int>(queue_.size());
+  s.untaken = static_cast<int>(finished_.size());
   if (running_) {
     s.kernel = running_request_.kernel;
     const auto* info = kernels::find_kernel(running_request_.kernel);

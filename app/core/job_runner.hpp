@@ -28,6 +28,7 @@ struct RunnerStatus {
   kernels::Device device = kernels::Device::cpu;
   double progress = 0;  // of the running job, 0..1
   int queued = 0;       // jobs of the current batch not started yet
+  int untaken = 0;      // finished jobs take_finished() has not handed out yet
 };
 
 class JobRunner {

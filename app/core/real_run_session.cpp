@@ -128,8 +128,10 @@ void RealRunSession::cancel() {
 }
 
 bool RealRunSession::busy() const {
+  // A job that finished after this frame's update() has a result the session has not taken yet:
+  // still busy, or a headless run waiting for results (--wait-results) would stop without it.
   const auto s = runner_.status();
-  return s.busy || s.queued > 0 || run_due_at_.has_value();
+  return s.busy || s.queued > 0 || s.untaken > 0 || run_due_at_.has_value();
 }
 
 }  // namespace ws::app

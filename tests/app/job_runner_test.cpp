@@ -64,6 +64,18 @@ TEST(JobRunner, RunsABatchInOrder) {
   EXPECT_DOUBLE_EQ(done[0].result.ms_median, 5);
 }
 
+// A finished job whose result nobody has taken yet is still reported: the session stays busy
+// until it has the result (a headless --wait-results run once stopped one frame too early).
+TEST(JobRunner, AFinishedResultNotYetTakenIsCounted) {
+  app::JobRunner runner(&fake_run);
+  runner.submit({job("cpu-naive", 2)});
+  ASSERT_TRUE(wait_for([&] { return runner.status().untaken == 1; }));
+  EXPECT_FALSE(runner.status().busy);
+  EXPECT_EQ(runner.status().queued, 0);
+  EXPECT_EQ(runner.take_finished().size(), 1u);
+  EXPECT_EQ(runner.status().untaken, 0);
+}
+
 TEST(JobRunner, NewBatchCancelsTheRunningJobQuickly) {
   app::JobRunner runner(&fake_run);
   runner.submit({job("cpu-naive", 10000)});

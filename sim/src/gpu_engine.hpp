@@ -23,10 +23,14 @@ inline std::int64_t ceil_cycle(double t) {
 // (ages are unique, so the oldest is one warp), how many such warps, and the soonest time one of
 // the others can issue: its ready time, or for a ready warp held by a busy pipe, when the pipe
 // frees. busy_at[pipe] is that time for a busy pipe (always after c), -1 for a free one or none.
+// Also, for GpuModel::pick to skip the scans that would find nothing: how many warps are ready
+// whatever their pipe, and the soonest ready time of those that are not.
 struct ScanResult {
   int best;
   int count;
   std::int64_t soonest;
+  int ready_n;
+  std::int64_t soonest_ready;
 };
 using Scan = ScanResult (*)(const std::int64_t*, const std::int64_t*, const std::uint8_t*, int, std::int64_t,
                             const std::int64_t*, std::int64_t);
@@ -35,6 +39,7 @@ extern const Scan scan;  // AVX2 where the CPU has it (gpu_model.cpp)
 inline void GpuModel::wake(const Warp& w) {
   Scheduler& q = st_.sched[w.sched];
   q.next_check = std::min(q.next_check, w.ready_at);
+  q.others_ready = std::min(q.others_ready, w.ready_at);
   // next_event is not touched: every loop that moves time recomputes it from next_check.
 }
 
@@ -88,6 +93,25 @@ inline std::int64_t GpuModel::shared_access(int sm, int waves, std::int64_t c) {
       return q.greedy;
     }
   }
+  if (q.others_ready > c) {
+    // No warp but the greedy one can be ready yet, and it cannot issue: the scan's answer
+    // without the scan. The greedy warp waits for its ready time or, ready, for its busy pipe.
+    std::int64_t when = q.others_ready;
+    if (q.greedy >= 0) {
+      const int j = slot_j_[q.greedy];
+      const std::int64_t r = st_.ready[base_idx + j];
+      if (r > c) {
+        when = std::min(when, r);
+      } else {
+        const std::uint8_t p = st_.ready_pipe[base_idx + j];
+        const double free = p == 1 ? q.fp_free : p == 2 ? (s_.alu_on_fp_pipe ? q.fp_free : q.alu_free) : q.tc_free;
+        when = std::min(when, static_cast<std::int64_t>(free));
+      }
+    }
+    next = std::min(next, when);
+    candidates = 0;
+    return -1;
+  }
   // One pass over the scheduler's short arrays, without data-dependent branches: a ready warp
   // whose pipe is busy is not a candidate but tells when the pipe frees. busy_at[pipe] is that
   // time for a busy pipe (always after c), -1 for a free one or none.
@@ -102,6 +126,10 @@ inline std::int64_t GpuModel::shared_access(int sm, int waves, std::int64_t c) {
   const ScanResult r = scan(ready, age, pipe, s_.per_sched, c, busy_at, next);
   next = r.soonest;
   candidates = r.count;
+  // The warp that stays greedy is the one picked, or the greedy one if none was. Were all the
+  // others waiting, their soonest ready time is exact; else c, so the next pick scans.
+  const bool others_wait = r.ready_n == 0 || (r.ready_n == 1 && r.best >= 0);
+  q.others_ready = others_wait ? r.soonest_ready : c;
   return r.best < 0 ? -1 : r.best * s_.nsched + qi;
 }
 

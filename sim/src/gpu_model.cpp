@@ -157,6 +157,8 @@ inline ScanResult scan_range(const std::int64_t* ready, const std::int64_t* age,
     const std::int64_t r = ready[j];
     const std::int64_t b = busy_at[pipe[j]];
     const bool is_ready = r <= c;
+    acc.ready_n += is_ready;
+    acc.soonest_ready = !is_ready && r < acc.soonest_ready ? r : acc.soonest_ready;
     const std::int64_t key = is_ready && b < 0 ? age[j] : kNever;
     const std::int64_t when = !is_ready ? r : (b < 0 ? kNever : b);
     acc.soonest = when < acc.soonest ? when : acc.soonest;
@@ -169,7 +171,7 @@ inline ScanResult scan_range(const std::int64_t* ready, const std::int64_t* age,
 
 ScanResult scan_generic(const std::int64_t* ready, const std::int64_t* age, const std::uint8_t* pipe, int n,
                         std::int64_t c, const std::int64_t* busy_at, std::int64_t soonest) {
-  return scan_range(ready, age, pipe, 0, n, c, busy_at, {-1, 0, soonest}, kNever);
+  return scan_range(ready, age, pipe, 0, n, c, busy_at, {-1, 0, soonest, 0, kNever}, kNever);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -180,7 +182,7 @@ __attribute__((target("avx2"))) ScanResult scan_avx2(const std::int64_t* ready, 
   using V = long long __attribute__((vector_size(32)));
   const V cv = {c, c, c, c}, never = {kNever, kNever, kNever, kNever}, zero = {0, 0, 0, 0};
   V vsoon = {soonest, soonest, soonest, soonest}, vkey = never, vidx = {-1, -1, -1, -1};
-  V vcount = zero, idx = {0, 1, 2, 3};
+  V vcount = zero, idx = {0, 1, 2, 3}, vready_n = zero, vsoon_ready = never;
   const V four = {4, 4, 4, 4};
   int j = 0;
   for (; j + 4 <= n; j += 4) {
@@ -195,21 +197,26 @@ __attribute__((target("avx2"))) ScanResult scan_avx2(const std::int64_t* ready, 
     const V when = not_ready ? r : (free ? never : b);
     vsoon = when < vsoon ? when : vsoon;
     vcount -= cand;
+    vready_n += not_ready;  // counts down from 4 a step: corrected below
+    const V waiting_at = not_ready ? r : never;
+    vsoon_ready = waiting_at < vsoon_ready ? waiting_at : vsoon_ready;
     const V better = key < vkey;
     vidx = better ? idx : vidx;
     vkey = better ? key : vkey;
     idx += four;
   }
-  std::int64_t best_age = kNever;
-  int best = -1, count = 0;
+  std::int64_t best_age = kNever, soonest_ready = kNever;
+  int best = -1, count = 0, ready_n = j;
   for (int l = 0; l < 4; ++l) {
     soonest = vsoon[l] < soonest ? vsoon[l] : soonest;
+    soonest_ready = vsoon_ready[l] < soonest_ready ? vsoon_ready[l] : soonest_ready;
+    ready_n += static_cast<int>(vready_n[l]);
     count += static_cast<int>(vcount[l]);
     const bool better = vkey[l] < best_age;
     best = better ? static_cast<int>(vidx[l]) : best;
     best_age = better ? vkey[l] : best_age;
   }
-  return scan_range(ready, age, pipe, j, n, c, busy_at, {best, count, soonest}, best_age);
+  return scan_range(ready, age, pipe, j, n, c, busy_at, {best, count, soonest, ready_n, soonest_ready}, best_age);
 }
 Scan pick_scan() {
   __builtin_cpu_init();

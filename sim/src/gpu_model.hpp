@@ -146,6 +146,11 @@ struct Scheduler {
   std::int32_t greedy = -1;
   double fp_free = 0, alu_free = 0;
   double tc_free = 0;  // the sub-partition's tensor core (in the state hash only when one is in use)
+  // No warp but the greedy one is ready before this cycle (GpuModel::pick skips the scan until
+  // then): the soonest ready time of the others at the last scan, lowered by every wake(). A warp
+  // that issued since may leave it lower than any warp's ready time, never higher; -1: unknown.
+  // Derived from the rest, so not in the state hash.
+  std::int64_t others_ready = -1;
 };
 
 struct SmState {

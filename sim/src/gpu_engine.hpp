@@ -77,9 +77,11 @@ inline std::int64_t GpuModel::shared_access(int sm, int waves, std::int64_t c) {
 }
 
 // Greedy-then-oldest: keep issuing from the last warp while it can, else the oldest ready warp.
+template <int NS>
 [[gnu::always_inline]] inline int GpuModel::pick(int sm, int qi, std::int64_t c, std::int64_t& next,
                                                  int& candidates) {
-  const std::size_t qidx = static_cast<std::size_t>(sm) * s_.nsched + qi;
+  const int nsched = NS > 0 ? NS : s_.nsched;
+  const std::size_t qidx = static_cast<std::size_t>(sm) * nsched + qi;
   Scheduler& q = st_.sched[qidx];
   const std::size_t base_idx = qidx * s_.per_sched;
   if (q.greedy >= 0) {
@@ -130,21 +132,22 @@ inline std::int64_t GpuModel::shared_access(int sm, int waves, std::int64_t c) {
   // others waiting, their soonest ready time is exact; else c, so the next pick scans.
   const bool others_wait = r.ready_n == 0 || (r.ready_n == 1 && r.best >= 0);
   q.others_ready = others_wait ? r.soonest_ready : c;
-  return r.best < 0 ? -1 : r.best * s_.nsched + qi;
+  return r.best < 0 ? -1 : r.best * nsched + qi;
 }
 
-template <class P>
+template <class P, int NS, int IW>
 [[gnu::always_inline]] inline void GpuModel::visit(int sm, int qi, std::int64_t c) {
   // The scheduler is visited again when its earliest warp can issue: at once if another
   // candidate was left waiting, else when the soonest waiting warp (or the one that just
   // issued) is ready. Earlier is always safe; it only costs a visit.
-  Scheduler& q = st_.sched[static_cast<std::size_t>(sm) * s_.nsched + qi];
+  Scheduler& q = st_.sched[static_cast<std::size_t>(sm) * (NS > 0 ? NS : s_.nsched) + qi];
   std::int64_t qnext = kNever;
   int candidates = 0;
   q.next_check = kNever;  // lowered by wake() if this visit releases a warp here
-  for (int i = 0; i < s_.issue_width; ++i) {
+  const int width = IW > 0 ? IW : s_.issue_width;
+  for (int i = 0; i < width; ++i) {
     std::int64_t soonest = kNever;
-    const int slot = pick(sm, qi, c, soonest, candidates);
+    const int slot = pick<NS>(sm, qi, c, soonest, candidates);
     qnext = soonest;
     if (slot < 0) break;
     q.greedy = slot;
@@ -157,11 +160,12 @@ template <class P>
 }
 
 // One SM from cycle `from` through its scratch limit: each cycle on which one of its schedulers
-// is due, exactly as the lockstep loop would have visited it.
-template <class P>
+// is due, exactly as the lockstep loop would have visited it. NS schedulers of issue width IW,
+// known when compiled for the usual chip (4, 1), else (0, 0) taken from the setup.
+template <class P, int NS, int IW>
 void GpuModel::step_sm(int sm, std::int64_t from) {
-  Scheduler* qs = &st_.sched[static_cast<std::size_t>(sm) * s_.nsched];
-  const int n = s_.nsched;
+  const int n = NS > 0 ? NS : s_.nsched;
+  Scheduler* qs = &st_.sched[static_cast<std::size_t>(sm) * n];
   const std::int64_t& limit = scratch_[sm].limit;  // lowered when the SM finishes a block
   for (std::int64_t c = from;; ++c) {
     std::int64_t due = qs[0].next_check;
@@ -169,7 +173,7 @@ void GpuModel::step_sm(int sm, std::int64_t from) {
     c = std::max(c, due);
     if (c > limit) return;
     for (int qi = 0; qi < n; ++qi)
-      if (qs[qi].next_check <= c) visit<P>(sm, qi, c);
+      if (qs[qi].next_check <= c) visit<P, NS, IW>(sm, qi, c);
   }
 }
 
@@ -358,7 +362,8 @@ constexpr KernelOps make_kernel_ops() {
   o.smem_floats = &P::smem_floats;
   o.prepare = &P::prepare;
   o.start = &P::start;
-  o.step_sm = [](GpuModel& m, int sm, std::int64_t from) { m.step_sm<P>(sm, from); };
+  o.step_sm = [](GpuModel& m, int sm, std::int64_t from) { m.step_sm<P, 0, 0>(sm, from); };
+  o.step_sm_4x1 = [](GpuModel& m, int sm, std::int64_t from) { m.step_sm<P, 4, 1>(sm, from); };
   o.set_next = [](GpuModel& m, int sm, Warp& w, std::int64_t base) { m.set_next<P>(sm, w, base); };
   o.warp_cells = [](const GpuSetup& s, const Warp& w, std::vector<std::pair<std::size_t, int>>& out) {
     out.clear();

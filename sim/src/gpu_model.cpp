@@ -404,6 +404,7 @@ GpuModel::GpuModel(GpuSetup setup, GpuOutputs* out)
   // to block_launch) while its requests are logged, then replayed in the lockstep order (see
   // run_to). The bounds need every queue stage to take time forward and block_launch >= 1;
   // otherwise requests are settled at once, one cycle at a time, SM after SM.
+  step_sm_ = s_.nsched == 4 && s_.issue_width == 1 ? ops_->step_sm_4x1 : ops_->step_sm;
   const bool has_l2 = s_.gpu->l2_kb > 0;
   const bool forward = s_.lsu_cost >= 0 && s_.dram_bytes_per_cycle > 0 && (!has_l2 || s_.l2_bytes_per_cycle > 0);
   reach_ = std::max<std::int64_t>(1, has_l2 ? std::min(s_.lat.l2_hit, s_.lat.dram) : s_.lat.dram);
@@ -523,7 +524,7 @@ void GpuModel::run_cycle(std::int64_t c) {
   const int sms = s_.gpu->sm_count;
   for (int sm = 0; sm < sms; ++sm) {
     scratch_[sm].limit = c;
-    ops_->step_sm(*this, sm, c);
+    step_sm_(*this, sm, c);
   }
   fold_counters();
   st_.now = c;
@@ -624,7 +625,7 @@ void GpuModel::step_sms(std::int64_t h, std::int64_t target) {
     if (first_done_[sm] != kNever) limit = std::min(limit, first_done_[sm] + s_.lat.block_launch - 1);
     if (limit <= t_[sm]) return;
     scratch_[sm].limit = limit;
-    ops_->step_sm(*this, sm, t_[sm] + 1);
+    step_sm_(*this, sm, t_[sm] + 1);
     t_[sm] = scratch_[sm].limit;
   };
   if (!pool_) {

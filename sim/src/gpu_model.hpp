@@ -299,15 +299,15 @@ class GpuModel {
   void global_load(int sm, Warp& w, std::int64_t c, int dep, bool is_max, SectorList& sl);
   void global_store(int sm, std::int64_t c, SectorList& sl);
   // Inline (gpu_engine.hpp): on the hot path of every kernel program.
-  int pick(int sm, int q, std::int64_t c, std::int64_t& next, int& candidates);
+  template <int NS> int pick(int sm, int q, std::int64_t c, std::int64_t& next, int& candidates);
   bool pipe_ok(const Scheduler& q, Op op, std::int64_t c) const;
   void write_dep(Warp& w, int dep, std::int64_t t, bool is_max, int sm, std::int64_t c);
   std::int64_t shared_access(int sm, int waves, std::int64_t c);
   void wake(const Warp& w);
   // The engine's per-instruction steps, instantiated once per kernel program P (gpu_engine.hpp,
   // make_kernel_ops): the program's decoder and effects inline into them.
-  template <class P> void step_sm(int sm, std::int64_t from);
-  template <class P> void visit(int sm, int qi, std::int64_t c);
+  template <class P, int NS, int IW> void step_sm(int sm, std::int64_t from);
+  template <class P, int NS, int IW> void visit(int sm, int qi, std::int64_t c);
   template <class P> void execute(int sm, int slot, Warp& w, std::int64_t c);
   template <class P> void set_next(int sm, Warp& w, std::int64_t base);
   template <class P> void apply_ffmas(int sm, int slot, const Warp& w, int upto);
@@ -316,6 +316,7 @@ class GpuModel {
   GpuSetup s_;
   GpuOutputs* out_;
   const KernelOps* ops_;  // the kernel program's entry points (kernels/registry.cpp)
+  void (*step_sm_)(GpuModel&, int sm, std::int64_t from);  // ops_'s, for this chip's schedulers
   GpuState st_;
   // Scratch of advance_to, settled between calls (logs empty, pend_n_ zero, nothing hidden, every
   // FFMA in the sums), so not part of the state. See the constructor and run_to.

@@ -164,6 +164,7 @@ struct KernelOps {
   bool (*start)(const GpuSetup&, Warp&);
   // Engine entry points instantiated for the program.
   void (*step_sm)(GpuModel&, int sm, std::int64_t from);
+  void (*step_sm_4x1)(GpuModel&, int sm, std::int64_t from);  // the same for 4 schedulers of issue width 1
   void (*set_next)(GpuModel&, int sm, Warp& w, std::int64_t base);
   // The warp's C cells and, for each, the index of its accumulator in the warp's (lane l holds
   // accumulators l*cell_side^2 ..): what the inspector shows of a lane.

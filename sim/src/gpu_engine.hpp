@@ -34,7 +34,8 @@ struct ScanResult {
 };
 using Scan = ScanResult (*)(const std::int64_t*, const std::int64_t*, const std::uint8_t*, int, std::int64_t,
                             const std::int64_t*, std::int64_t);
-extern const Scan scan;  // AVX2 where the CPU has it (gpu_model.cpp)
+extern const Scan scan;       // AVX2 where the CPU has it (gpu_model.cpp)
+extern const Scan scan_free;  // the same where every busy_at is -1: no pipe is busy
 
 inline void GpuModel::wake(const Warp& w) {
   Scheduler& q = st_.sched[w.sched];
@@ -125,7 +126,8 @@ template <int NS>
       -1, q.fp_free < static_cast<double>(c + 1) ? -1 : static_cast<std::int64_t>(q.fp_free),
       alu_free < static_cast<double>(c + 1) ? -1 : static_cast<std::int64_t>(alu_free),
       q.tc_free < static_cast<double>(c + 1) ? -1 : static_cast<std::int64_t>(q.tc_free)};
-  const ScanResult r = scan(ready, age, pipe, s_.per_sched, c, busy_at, next);
+  const bool any_busy = (busy_at[1] & busy_at[2] & busy_at[3]) >= 0;  // not all -1
+  const ScanResult r = (any_busy ? scan : scan_free)(ready, age, pipe, s_.per_sched, c, busy_at, next);
   next = r.soonest;
   candidates = r.count;
   // The warp that stays greedy is the one picked, or the greedy one if none was. Were all the

@@ -218,12 +218,55 @@ __attribute__((target("avx2"))) ScanResult scan_avx2(const std::int64_t* ready, 
   }
   return scan_range(ready, age, pipe, j, n, c, busy_at, {best, count, soonest, ready_n, soonest_ready}, best_age);
 }
+// The same when every pipe is free, as it mostly is: each ready warp is a candidate.
+__attribute__((target("avx2"))) ScanResult scan_free_avx2(const std::int64_t* ready, const std::int64_t* age,
+                                                          const std::uint8_t* pipe, int n, std::int64_t c,
+                                                          const std::int64_t* busy_at, std::int64_t soonest) {
+  using V = long long __attribute__((vector_size(32)));
+  const V cv = {c, c, c, c}, never = {kNever, kNever, kNever, kNever}, zero = {0, 0, 0, 0};
+  V vsoon = never, vkey = never, vidx = {-1, -1, -1, -1};
+  V vwaiting = zero, idx = {0, 1, 2, 3};
+  const V four = {4, 4, 4, 4};
+  int j = 0;
+  for (; j + 4 <= n; j += 4) {
+    V r, a;
+    std::memcpy(&r, ready + j, sizeof r);
+    std::memcpy(&a, age + j, sizeof a);
+    const V not_ready = r > cv;  // -1 where true
+    const V key = not_ready ? never : a;
+    const V when = not_ready ? r : never;
+    vsoon = when < vsoon ? when : vsoon;
+    vwaiting -= not_ready;
+    const V better = key < vkey;
+    vidx = better ? idx : vidx;
+    vkey = better ? key : vkey;
+    idx += four;
+  }
+  std::int64_t best_age = kNever, soonest_ready = kNever;
+  int best = -1, waiting = 0;
+  for (int l = 0; l < 4; ++l) {
+    soonest_ready = vsoon[l] < soonest_ready ? vsoon[l] : soonest_ready;
+    waiting += static_cast<int>(vwaiting[l]);
+    const bool better = vkey[l] < best_age;
+    best = better ? static_cast<int>(vidx[l]) : best;
+    best_age = better ? vkey[l] : best_age;
+  }
+  soonest = soonest_ready < soonest ? soonest_ready : soonest;
+  const int ready_n = j - waiting;
+  return scan_range(ready, age, pipe, j, n, c, busy_at, {best, ready_n, soonest, ready_n, soonest_ready}, best_age);
+}
+
 Scan pick_scan() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") ? &scan_avx2 : &scan_generic;
 }
+Scan pick_scan_free() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") ? &scan_free_avx2 : &scan_generic;
+}
 #else
 Scan pick_scan() { return &scan_generic; }
+Scan pick_scan_free() { return &scan_generic; }
 #endif
 
 }  // namespace
@@ -234,6 +277,7 @@ const FmaRow fma_row = pick_fma_row();
 const FmaRun fma_run = pick_fma_run();
 const FmaRows fma_rows = pick_fma_rows();
 const Scan scan = pick_scan();
+const Scan scan_free = pick_scan_free();
 
 void b_panels(const GpuSetup& s, int width, std::vector<float>& keep) {
   const std::size_t K = static_cast<std::size_t>(s.k), panel = K * static_cast<std::size_t>(width);

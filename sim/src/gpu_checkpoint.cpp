@@ -157,19 +157,32 @@ std::vector<std::int32_t> PackedGpuState::chunk_codes(std::size_t chunks_per_blo
   return codes;
 }
 
-// The schedulers' short arrays as the warps say they are: each warp's ready time and age at
-// the slot place_block gives it (Warp::hot), kNever where no warp has ever been.
-void GpuModel::ready_from_warps(std::vector<std::int64_t>& ready, std::vector<std::int64_t>& age) const {
-  ready.assign(st_.ready_pipe.size(), kNever);
-  age.assign(st_.ready_pipe.size(), kNever);
+// The schedulers' short arrays as the warps say they are: fn(index, ready time, age) for each
+// entry, the warp's at the slot place_block gives it (Warp::hot), kNever where no warp has ever
+// been (and where a scheduler has fewer slots than per_sched).
+template <class Fn>
+void GpuModel::for_each_ready_entry(Fn&& fn) const {
   const std::size_t slots = static_cast<std::size_t>(s_.slots), nsched = static_cast<std::size_t>(s_.nsched);
-  for (std::size_t i = 0; i < st_.warps.size(); ++i) {
-    const Warp& w = st_.warps[i];
-    const std::size_t sm = i / slots, slot = i % slots;
-    const std::size_t hot = (sm * nsched + slot % nsched) * static_cast<std::size_t>(s_.per_sched) + slot / nsched;
-    ready[hot] = w.ready_at;
-    if (w.ever) age[hot] = w.age;
-  }
+  const std::size_t per_sched = static_cast<std::size_t>(s_.per_sched);
+  for (std::size_t sm = 0; sm < static_cast<std::size_t>(s_.gpu->sm_count); ++sm)
+    for (std::size_t q = 0; q < nsched; ++q)
+      for (std::size_t j = 0; j < per_sched; ++j) {
+        const std::size_t hot = (sm * nsched + q) * per_sched + j, slot = j * nsched + q;
+        if (slot >= slots) {
+          fn(hot, kNever, kNever);
+          continue;
+        }
+        const Warp& w = st_.warps[sm * slots + slot];
+        fn(hot, w.ready_at, w.ever ? w.age : kNever);
+      }
+}
+
+bool GpuModel::ready_follows_warps() const {
+  bool same = true;
+  for_each_ready_entry([&](std::size_t hot, std::int64_t ready, std::int64_t age) {
+    same = same && st_.ready[hot] == ready && st_.ready_age[hot] == age;
+  });
+  return same;
 }
 
 const std::vector<float>& GpuModel::rebuild_keep() const {
@@ -192,8 +205,7 @@ void GpuModel::pack(PackedGpuState& out) {
   st_.ready_age = std::move(ready_age);
 
   encode_warps(st_.warps, st_.now, out.warps);
-  ready_from_warps(ready_scratch_, age_scratch_);
-  out.ready_rebuilt = ready_scratch_ == st_.ready && age_scratch_ == st_.ready_age;
+  out.ready_rebuilt = ready_follows_warps();
   if (!out.ready_rebuilt) {
     out.st.ready = st_.ready;
     out.st.ready_age = st_.ready_age;
@@ -295,7 +307,12 @@ void GpuModel::unpack(const PackedGpuState& in) {
   decode_warps(in.warps, st_.now, warps);
   st_.warps = std::move(warps);
   if (in.ready_rebuilt) {
-    ready_from_warps(ready, ready_age);
+    ready.resize(st_.ready_pipe.size());
+    ready_age.resize(st_.ready_pipe.size());
+    for_each_ready_entry([&](std::size_t hot, std::int64_t r, std::int64_t age) {
+      ready[hot] = r;
+      ready_age[hot] = age;
+    });
     st_.ready = std::move(ready);
     st_.ready_age = std::move(ready_age);
   }
@@ -327,16 +344,15 @@ void GpuModel::unpack(const PackedGpuState& in) {
   smem.resize(st_.blocks.size() * per_block);
   if (per_block > 0) {
     tile_scratch_.resize(per_block);
-    std::size_t code_at = 0;
+    const std::size_t chunks = (per_block + chunk - 1) / chunk;
+    const std::vector<std::int32_t> codes = in.chunk_codes(chunks);
     std::size_t raw_at = 0;
     for (std::size_t slot = 0; slot < st_.blocks.size(); ++slot) {
       float* mem = &smem[slot * per_block];
       int filled = -1;  // the tile in tile_scratch_
-      const bool mixed = in.smem_code[code_at] == PackedGpuState::kMixed;
-      const std::int32_t uniform = in.smem_code[code_at++];
       for (std::size_t at = 0; at < per_block; at += chunk) {
         const std::size_t len = std::min(chunk, per_block - at);
-        const std::int32_t code = mixed ? in.smem_code[code_at++] : uniform;
+        const std::int32_t code = codes[slot * chunks + at / chunk];
         if (code == PackedGpuState::kZero) {
           std::fill_n(mem + at, len, 0.0f);
         } else if (code == PackedGpuState::kRaw) {

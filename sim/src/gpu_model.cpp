@@ -109,7 +109,9 @@ __attribute__((target("avx,fma"), flatten)) void fma_rows_hw(const float* const*
     for (; r + 2 <= rows; r += 2) fma_rows_avx<4, 2>(a + r, b, ld, k0, k1, acc + r);
   for (; r < rows; ++r) fma_run_any(a[r], b, ld, k0, k1, acc[r], n);
 }
-// The same with 16 lanes a vector where the CPU has AVX-512: half the instructions.
+// The same with 16 lanes a vector where the CPU has AVX-512: half the instructions. A twin, not
+// one template over both vector types: GCC will not inline a target's intrinsics into a template
+// compiled without that target, even into a caller that has it.
 template <int V, int R>  // V vectors of 16 lanes per row, R rows
 __attribute__((target("avx512f"))) inline void fma_rows_avx512(const float* const* a, const float* b, int ld, int k0,
                                                              int k1, float* const* acc) {

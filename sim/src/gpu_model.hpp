@@ -278,7 +278,8 @@ class GpuModel {
   template <class P>
   friend constexpr KernelOps make_kernel_ops();
 
-  void ready_from_warps(std::vector<std::int64_t>& ready, std::vector<std::int64_t>& age) const;
+  template <class Fn> void for_each_ready_entry(Fn&& fn) const;
+  bool ready_follows_warps() const;  // GpuState::ready and ready_age are as for_each_ready_entry says
   const std::vector<float>& rebuild_keep() const;
   void run_cycle(std::int64_t c);
   void run_to(std::int64_t target);
@@ -353,7 +354,6 @@ class GpuModel {
   static constexpr std::size_t kRebuildCheckEvery = 8;  // pack: block slots checked, one in this many
   std::size_t packs_ = 0;
   bool rebuild_agrees_ = true;        // no pack has found a rebuild that differs
-  std::vector<std::int64_t> ready_scratch_, age_scratch_;  // pack: GpuState::ready, ready_age as rebuilt
 };
 
 // Why a program on the tensor cores cannot run on this GPU, naming the presets where it can;

@@ -615,6 +615,26 @@ void GpuModel::ffmas_applied() {
     fma_from_[i] = static_cast<std::uint16_t>(ops_->fmas_batched(st_.warps[i]));
 }
 
+// fn(sm) for every SM on the pool's threads, in runs of neighbouring SMs: SMs' records share
+// cache lines at their edges (schedulers, caches' clocks, logs' sizes), and two threads writing
+// them one SM apart took every such line back and forth (on a 2-vCPU Xeon, two threads ran
+// slower than one). Several runs per thread still let a thread the OS delays hold up the round
+// by one run only.
+template <class Fn>
+void GpuModel::for_each_sm_run(Fn&& fn) {
+  const int sms = s_.gpu->sm_count;
+  const int runs = std::min(sms, 4 * pool_->threads());
+  pool_->for_each(runs, [&](int r) {
+    for (int sm = sms * r / runs; sm < sms * (r + 1) / runs; ++sm) fn(sm);
+  });
+}
+
+void GpuModel::set_threads(int threads) {
+  threads = std::clamp(threads, 1, std::max(1, s_.gpu->sm_count));
+  if (pool_ ? pool_->threads() == threads : threads == 1) return;
+  pool_ = threads > 1 ? std::make_unique<WorkerPool>(threads) : nullptr;
+}
+
 // Every warp's batched FFMAs issued so far into its sums.
 void GpuModel::apply_all_ffmas() {
   if (ops_->fmas_batched == nullptr) return;
@@ -629,7 +649,7 @@ void GpuModel::apply_all_ffmas() {
     for (int sm = 0; sm < sms; ++sm) one(sm);
     return;
   }
-  pool_->for_each(sms, one);
+  for_each_sm_run(one);
 }
 
 // Rounds: h is the cycle every SM has reached. Each SM runs on to h + reach_ (no load issued
@@ -678,14 +698,9 @@ void GpuModel::step_sms(std::int64_t h, std::int64_t target) {
     for (int sm = 0; sm < sms; ++sm) one(sm);
     return;
   }
-  pool_->for_each(sms, one);
+  for_each_sm_run(one);
 }
 
-void GpuModel::set_threads(int threads) {
-  threads = std::clamp(threads, 1, std::max(1, s_.gpu->sm_count));
-  if (pool_ ? pool_->threads() == threads : threads == 1) return;
-  pool_ = threads > 1 ? std::make_unique<WorkerPool>(threads) : nullptr;
-}
 
 void GpuModel::fold_counters() {
   for (auto& x : scratch_) {

@@ -290,6 +290,7 @@ class GpuModel {
   void ffmas_applied();
   void apply_all_ffmas();
   void step_sms(std::int64_t h, std::int64_t target);
+  template <class Fn> void for_each_sm_run(Fn&& fn);
   void fold_counters();
   bool any_logged() const;
   bool any_hidden() const;

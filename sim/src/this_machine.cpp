@@ -201,6 +201,18 @@ CpuProbe probe_this_cpu() {
                      "imul %1, %0\n\timul %1, %0\n\timul %1, %0\n\timul %1, %0"
                      : "+r"(x) : "r"(by));
     });
+    // cpu-naive's chain: each k step's ADDSS waits for the last. Timed against the IMUL chain it
+    // gives the FADD latency in cycles where the family/model table cannot be trusted: a VM may
+    // report another model than the core it runs on (one of the project's Xeons says model 167,
+    // Rocket Lake, ADDSS 4 cycles, and has AMX, which only Golden Cove cores and later have).
+    float s = 1.0f;
+    const float tiny = 1e-30f;
+    probe.fadd_ns = fastest_ns_per_op(5, kMuls * 8.0, [&] {
+      for (int i = 0; i < kMuls; ++i)
+        asm volatile("addss %1, %0\n\taddss %1, %0\n\taddss %1, %0\n\taddss %1, %0\n\t"
+                     "addss %1, %0\n\taddss %1, %0\n\taddss %1, %0\n\taddss %1, %0"
+                     : "+x"(s) : "x"(tiny));
+    });
   }
 #endif
   // The latency B's column walk sees and how many of its misses overlap. 1024 lines 4 KB apart
@@ -379,6 +391,22 @@ CpuPreset cpu_preset_from(const MachineFacts& f) {
   }
   bool latency_known = false;
   p.fma_latency = fadd_latency(vendor, family, model, latency_known);
+  if (imul > 0 && f.probe.imul_ns > 0 && f.probe.fadd_ns > 0) {
+    // Measured: the ADDSS chain in IMUL latencies. A core's FADD latency is a whole number of
+    // cycles; rounding absorbs the probe's few per cent of noise.
+    const double cycles = f.probe.fadd_ns / f.probe.imul_ns * imul;
+    const int measured = std::clamp(static_cast<int>(std::lround(cycles)), 1, 8);
+    if (latency_known && measured != p.fma_latency)
+      p.uncertain.push_back("fma_latency (measured " + std::to_string(measured) + " cycles where the CPUID family/model table says " +
+                            std::to_string(p.fma_latency) + ": the machine may report another model than its cores, as VMs do)");
+    p.fma_latency = measured;
+    latency_known = true;
+    p.source += "; FADD latency from a dependent ADDSS chain timed against the IMUL clock probe";
+    p.model_source =
+        "FADD latency and clock measured at start (ADDSS and IMUL chains), the B column walk's latency and fills per "
+        "L1 set measured at start, L3 latency by CPUID family/model, cache sizes from sysfs, generic out-of-order "
+        "core defaults for the rest (docs/SIMULATION.md, 'The CPU model against this machine')";
+  }
   if (!latency_known) p.uncertain.push_back("fma_latency (FADD latency: CPU family not in the table, 4 assumed)");
 
   p.simd_isa = f.simd_isa;

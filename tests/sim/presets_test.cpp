@@ -353,6 +353,8 @@ TEST(SimPresets, ThisMachineCpu) {
   // The probes ran (or were left out): whatever this machine measured, the figures are sane.
   EXPECT_TRUE(p.l1_fills_per_set == 0 || (p.l1_fills_per_set >= 1 && p.l1_fills_per_set <= 16));
   EXPECT_GE(p.stride_walk_latency, 0);
+  EXPECT_GE(p.fma_latency, 1);
+  EXPECT_LE(p.fma_latency, 8);
   // Named presets are the model without the two measured limits.
   for (const auto& named : cpu_presets()) {
     EXPECT_EQ(named.l1_fills_per_set, 0) << named.id;
@@ -461,6 +463,45 @@ TEST(SimPresets, ThisMachineOnTheProjectsXeon) {
   EXPECT_NEAR(g1024, 2 * 3.0 * 1.2 / 16.0, 0.02);  // one L1 set: 16 / 1.2 cycles a step
   // 512³: two sets, and B found in the model's L2 (14 cycles, under the walk's 16).
   EXPECT_NEAR(g512, 2 * 3.0 * 1.2 * 2 / 14.0, 0.03);
+}
+
+// A VM may report another CPU model than the cores it runs on: one of the project's Xeons says
+// family 6 model 167 (Rocket Lake: ADDSS 4 cycles in the table) and has AMX, which only Golden
+// Cove cores and later have (ADDSS 2). There the ADDSS chain the probe times decides, and the
+// preset says that the table disagreed.
+TEST(SimPresets, ThisMachineMeasuresItsAddLatency) {
+  MachineFacts f = epyc_facts();
+  f.cpuinfo = "vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 167\n"
+              "model name\t: Intel(R) Xeon(R) Processor\ncpu MHz\t\t: 2100.000\n";
+  f.probe.imul_ns = 1.0;  // 3 cycles per ns: 3.0 GHz
+  const auto has = [](const CpuPreset& p, const std::string& text) {
+    return std::any_of(p.uncertain.begin(), p.uncertain.end(),
+                       [&](const std::string& u) { return u.find(text) != std::string::npos; });
+  };
+  // Not probed: the table's 4, as before.
+  EXPECT_EQ(cpu_preset_from(f).fma_latency, 4);
+  // Probed at 2.1 and 2.34 cycles (a busy core's noise): 2, and the disagreement is on record.
+  for (const double cycles : {2.1, 2.34, 1.8}) {
+    f.probe.fadd_ns = cycles / 3.0;
+    const CpuPreset p = cpu_preset_from(f);
+    EXPECT_EQ(p.fma_latency, 2) << cycles;
+    EXPECT_TRUE(has(p, "measured 2 cycles where the CPUID family/model table says 4")) << cycles;
+    EXPECT_NE(p.source.find("ADDSS chain"), std::string::npos);
+  }
+  // Where the table and the probe agree, nothing is flagged; the figure is the probe's.
+  MachineFacts zen = epyc_facts();
+  zen.probe.fadd_ns = zen.probe.imul_ns * 3.1 / 3.0;
+  EXPECT_EQ(cpu_preset_from(zen).fma_latency, 3);
+  EXPECT_FALSE(has(cpu_preset_from(zen), "fma_latency"));
+  // A chain timed absurdly (a preempted probe) stays within a core's range.
+  f.probe.fadd_ns = 40.0;
+  EXPECT_EQ(cpu_preset_from(f).fma_latency, 8);
+  // The prediction follows: the two-cycle chain is cpu-naive's floor at 512³ on this Xeon.
+  f.probe.fadd_ns = 2.0 / 3.0;
+  f.probe.stride_walk_ns = 16.0 / 3.0;
+  f.probe.one_set_ns = f.probe.stride_walk_ns / 1.2;
+  f.probe.two_sets_ns = f.probe.stride_walk_ns / 8.0;  // fills overlap well: the chain is the limit
+  EXPECT_NEAR(predict_cpu_naive(cpu_preset_from(f), 512, 512, 512).cycles_per_step, 2.0, 0.3);
 }
 
 TEST(SimPresets, DeviceMatchesNamedPresetOrIsBuilt) {

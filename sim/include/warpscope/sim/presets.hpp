@@ -201,6 +201,7 @@ const CpuPreset& this_machine_cpu();
 // "The CPU model against this machine"). Fields are 0 where nothing was measured.
 struct CpuProbe {
   double imul_ns = 0;         // per 64-bit IMUL of a dependent chain (3 cycles on the cores tabled)
+  double fadd_ns = 0;         // per scalar ADDSS of a dependent chain (cpu-naive's chain), 0: not run
   double stride_walk_ns = 0;  // per load of an in-order pointer chase over 1024 lines 4 KB apart
   double one_set_ns = 0;      // per load of the same lines in the same order, loads independent
   double two_sets_ns = 0;     // per load of independent loads 2 KB apart (two L1 sets), same lines count

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -472,6 +473,35 @@ TEST_F(CaptionValues, KoreanCaptionsChooseTheParticleForTheValue) {
 
 // No hardware GPU here and nothing measured elsewhere: a GPU figure can never come, so the GPU
 // measurements say so in words (in the UI language) instead of a dash; no number is made up.
+// The generations' steps compare one chip's time with the last one's, so they must all time the
+// same launch: the A100 step once animated 128³ after the V100's 1024³, and the caption went
+// from 0.383 ms to 0.0031 ms, a 120× "gain" that was only the smaller matrix.
+TEST(BuiltInLessons, EveryGenerationTimesTheSameMatmul) {
+  const ws::lesson::Vocabulary vocab = ws::app::registry_vocabulary();
+  for (const char* file : {"gpu-story.en.toml", "gpu-story.ko.toml"}) {
+    SCOPED_TRACE(file);
+    const auto r = ws::lesson::load_lesson_file(ws::app::assets_dir() + "/lessons/" + file, vocab);
+    ASSERT_TRUE(r.ok());
+    std::vector<ws::lesson::AppliedState> timed;
+    for (std::size_t i = 0; i < r.lesson->steps.size(); ++i) {
+      const auto st = ws::lesson::state_at(*r.lesson, i, ws::lesson::AppliedState{});
+      const bool generation = st.gpu_preset != "h100" && st.gpu_preset != "this-machine";
+      if (generation && st.caption.find("{sim.gpu_time_ms}") != std::string::npos) timed.push_back(st);
+    }
+    ASSERT_GE(timed.size(), 6u) << "C1060, GTX 580, V100, A100, H200, B200";
+    for (const auto& st : timed) {
+      SCOPED_TRACE(st.gpu_preset);
+      EXPECT_EQ(st.m, timed.front().m);
+      EXPECT_EQ(st.n, timed.front().n);
+      EXPECT_EQ(st.k, timed.front().k);
+      EXPECT_EQ(st.kernel, timed.front().kernel);
+      EXPECT_EQ(st.block_size, timed.front().block_size);
+    }
+    // Large enough that every chip is busy: at 128³ the B200's one wave filled 5 % of it.
+    EXPECT_GE(timed.front().m, 1024);
+  }
+}
+
 TEST_F(CaptionValues, NoGpuHereIsSaidInWords) {
   ctx_.gpu_result = nullptr;
   ctx_.gpu_name = "";

@@ -47,6 +47,7 @@
 #include "gui_options.hpp"
 #include "warpscope/kernels/job.hpp"
 #include "warpscope/kernels/system_info.hpp"
+#include "warpscope/sim/simulation.hpp"
 
 namespace ws::app {
 
@@ -355,6 +356,7 @@ int run_gui(const GuiOptions& options) {
   while (!glfwWindowShouldClose(window)) {
     // A CPU kernel being timed must have the cores: wake rarely and only for input then.
     const bool cpu_timed = real_run.session.cpu_job_running();
+    sim::hold_background_runs(cpu_timed);  // and the simulation's background run leaves them too
     const bool animating = sim_panel.session.playing() || sim_panel.session.building();
     if ((headless && !cpu_timed) || soak)
       glfwPollEvents();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <cstdio>
@@ -309,6 +310,11 @@ struct Simulation::Impl {
     for (const auto& x : pg.state().sms) peak_resident += x.resident_warps;
     while (!pg.state().finished) {
       if (stop.load(std::memory_order_relaxed)) return;
+      if (cfg.progressive && background_runs_held()) {
+        // Polled: a held run costs a wake-up every few milliseconds, and stop still lands at once.
+        std::this_thread::sleep_for(std::chrono::milliseconds(4));
+        continue;
+      }
       const std::int64_t target = pg.state().now + kSlice;
       step_to(target);
       if (pg.state().finished) break;
@@ -452,6 +458,13 @@ Simulation::Simulation(const GpuPreset& gpu, const CpuPreset& cpu, const SimConf
     if (!d.error.empty()) throw std::runtime_error(d.error);
   }
 }
+
+namespace {
+std::atomic<bool> background_hold{false};
+}  // namespace
+
+void hold_background_runs(bool hold) { background_hold.store(hold, std::memory_order_relaxed); }
+bool background_runs_held() { return background_hold.load(std::memory_order_relaxed); }
 
 Simulation::~Simulation() {
   impl_->stop.store(true);

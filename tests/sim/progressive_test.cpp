@@ -133,3 +133,29 @@ TEST(SimProgressive, WaveCountFromTheLaunch) {
   Simulation one(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 64, true));
   EXPECT_EQ(one.waves(), 1);
 }
+
+// While the window times a real CPU kernel it holds the background runs: none moves on, a blocking
+// run is not held, a held run can still be dropped, and released, a run completes as it would have.
+TEST(SimProgressive, AHeldBackgroundRunWaitsAndThenCompletes) {
+  hold_background_runs(true);
+  ASSERT_TRUE(background_runs_held());
+  Simulation held(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 256, true));
+  const std::int64_t at_start = held.simulated_cycles();
+  // Enough time for the run to have finished unheld (it takes ~0.1 s on the project's machines);
+  // if held, it never started its first slice.
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  EXPECT_EQ(held.simulated_cycles(), at_start);
+  EXPECT_FALSE(held.complete());
+  {
+    Simulation blocking(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 96, false));
+    EXPECT_TRUE(blocking.complete());  // ran in this thread: the hold is for background runs only
+    Simulation dropped(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 256, true));
+  }  // dropped while held: its thread stops (a hang here fails the test by its timeout)
+  hold_background_runs(false);
+  held.wait_until_complete();
+  Simulation reference(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 256, false));
+  EXPECT_EQ(held.total_cycles(), reference.total_cycles());
+  held.seek(held.total_cycles() / 2);
+  reference.seek(reference.total_cycles() / 2);
+  EXPECT_EQ(held.digest(), reference.digest());
+}

@@ -167,6 +167,13 @@ struct Summary {
   double peak_occupancy = 0;
 };
 
+// While held, the background run of every progressive Simulation in this process waits between
+// its slices (a slice under way, 256 cycles, still ends). The window holds them while it times a
+// real CPU kernel, so the measurement has the cores to itself: the reason it slows its own frames
+// then too. Seeks and replays on the caller's thread are not held.
+void hold_background_runs(bool hold);
+bool background_runs_held();
+
 class Simulation {
  public:
   // Throws SimRefused (cannot launch, or too large: the message carries the estimate) and

@@ -226,6 +226,7 @@ struct Simulation::Impl {
   std::atomic<std::uint64_t> simulated_instructions{0};
   std::atomic<bool> complete{false};
   std::atomic<bool> stop{false};
+  mutable std::atomic<int> waiters{0};  // threads in wait_complete(): the run is not held for them
   std::thread producer;
 
   std::int64_t now() const { return g->state().now; }
@@ -310,7 +311,7 @@ struct Simulation::Impl {
     for (const auto& x : pg.state().sms) peak_resident += x.resident_warps;
     while (!pg.state().finished) {
       if (stop.load(std::memory_order_relaxed)) return;
-      if (cfg.progressive && background_runs_held()) {
+      if (cfg.progressive && background_runs_held() && waiters.load(std::memory_order_relaxed) == 0) {
         // Polled: a held run costs a wake-up every few milliseconds, and stop still lands at once.
         std::this_thread::sleep_for(std::chrono::milliseconds(4));
         continue;
@@ -406,6 +407,13 @@ struct Simulation::Impl {
   }
 
   void wait_complete() const {
+    // A run someone waits for is not held: holding it would wait for ever (the window may wait
+    // for a lesson step's simulation in a frame that still holds the runs for a CPU timing).
+    waiters.fetch_add(1, std::memory_order_relaxed);
+    struct Leave {
+      std::atomic<int>& n;
+      ~Leave() { n.fetch_sub(1, std::memory_order_relaxed); }
+    } leave{waiters};
     std::unique_lock lock(mu);
     finished_cv.wait(lock, [&] { return complete.load(std::memory_order_acquire) || !error.empty() || stop.load(); });
     if (!complete.load(std::memory_order_acquire))

@@ -151,6 +151,12 @@ TEST(SimProgressive, AHeldBackgroundRunWaitsAndThenCompletes) {
     EXPECT_TRUE(blocking.complete());  // ran in this thread: the hold is for background runs only
     Simulation dropped(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 256, true));
   }  // dropped while held: its thread stops (a hang here fails the test by its timeout)
+  // Waited for, a run is not held: the window may wait for a lesson step's simulation in a frame
+  // that holds the runs for a CPU timing, and must not wait for ever.
+  Simulation awaited(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 128, true));
+  awaited.wait_until_complete();  // a hang here fails the test by its timeout
+  EXPECT_TRUE(awaited.complete());
+  EXPECT_EQ(held.simulated_cycles(), at_start);  // the others stay held
   hold_background_runs(false);
   held.wait_until_complete();
   Simulation reference(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 256, false));

@@ -170,7 +170,8 @@ struct Summary {
 // While held, the background run of every progressive Simulation in this process waits between
 // its slices (a slice under way, 256 cycles, still ends). The window holds them while it times a
 // real CPU kernel, so the measurement has the cores to itself: the reason it slows its own frames
-// then too. Seeks and replays on the caller's thread are not held.
+// then too. Seeks and replays on the caller's thread are not held, nor is a run that a thread
+// waits for (wait_until_complete()).
 void hold_background_runs(bool hold);
 bool background_runs_held();
 

@@ -335,10 +335,6 @@ CpuPreset cpu_preset_from(const MachineFacts& f) {
   p.from_machine = true;
   p.source = "/proc/cpuinfo (model name, family/model, physical id/core id), CPUID via __builtin_cpu_supports, "
              "sysfs cache sizes, and probes run on this core (clock, strided-walk latency, fills per L1 set)";
-  p.model_source =
-      "FADD and L3 latency by CPUID family/model, cache sizes from sysfs, clock and the B column walk's latency "
-      "and fills per L1 set measured at start, generic out-of-order core defaults for the rest "
-      "(docs/SIMULATION.md, 'The CPU model against this machine')";
   if (f.simd_source.empty()) {
     p.uncertain = {"fma_units (2 assumed with AVX2+FMA, else 1)"};
   } else {
@@ -391,7 +387,8 @@ CpuPreset cpu_preset_from(const MachineFacts& f) {
   }
   bool latency_known = false;
   p.fma_latency = fadd_latency(vendor, family, model, latency_known);
-  if (imul > 0 && f.probe.imul_ns > 0 && f.probe.fadd_ns > 0) {
+  const bool fadd_measured = imul > 0 && f.probe.imul_ns > 0 && f.probe.fadd_ns > 0;
+  if (fadd_measured) {
     // Measured: the ADDSS chain in IMUL latencies. A core's FADD latency is a whole number of
     // cycles; rounding absorbs the probe's few per cent of noise.
     const double cycles = f.probe.fadd_ns / f.probe.imul_ns * imul;
@@ -402,11 +399,12 @@ CpuPreset cpu_preset_from(const MachineFacts& f) {
     p.fma_latency = measured;
     latency_known = true;
     p.source += "; FADD latency from a dependent ADDSS chain timed against the IMUL clock probe";
-    p.model_source =
-        "FADD latency and clock measured at start (ADDSS and IMUL chains), the B column walk's latency and fills per "
-        "L1 set measured at start, L3 latency by CPUID family/model, cache sizes from sysfs, generic out-of-order "
-        "core defaults for the rest (docs/SIMULATION.md, 'The CPU model against this machine')";
   }
+  p.model_source = std::string(fadd_measured ? "FADD latency measured at start (an ADDSS chain), L3 latency"
+                                             : "FADD and L3 latency") +
+                   " by CPUID family/model, cache sizes from sysfs, clock and the B column walk's latency and fills "
+                   "per L1 set measured at start, generic out-of-order core defaults for the rest "
+                   "(docs/SIMULATION.md, 'The CPU model against this machine')";
   if (!latency_known) p.uncertain.push_back("fma_latency (FADD latency: CPU family not in the table, 4 assumed)");
 
   p.simd_isa = f.simd_isa;

@@ -96,6 +96,11 @@ class CaptionValues : public ::testing::Test {
 sim::Simulation* CaptionValues::tiled_ = nullptr;
 sim::Simulation* CaptionValues::naive_ = nullptr;
 
+// A built-in lesson as the window loads it, with the app's vocabulary.
+ws::lesson::ParseResult builtin_lesson(const std::string& file) {
+  return ws::lesson::load_lesson_file(ws::app::assets_dir() + "/lessons/" + file, ws::app::registry_vocabulary());
+}
+
 }  // namespace
 
 TEST(CaptionFormat, Numbers) {
@@ -203,10 +208,9 @@ TEST_F(CaptionValues, TensorValuesComeFromThePresetsParts) {
 // The built-in lessons' tensor-core steps, expanded as the window expands them for the preset each
 // step shows: a number before "TFLOP/s", never the dash of a missing value.
 TEST_F(CaptionValues, BuiltInTensorStepsShowTheFigure) {
-  const ws::lesson::Vocabulary vocab = ws::app::registry_vocabulary();
   for (const char* file : {"gpu-story.en.toml", "gpu-story.ko.toml"}) {
     SCOPED_TRACE(file);
-    const auto r = ws::lesson::load_lesson_file(ws::app::assets_dir() + "/lessons/" + file, vocab);
+    const auto r = builtin_lesson(file);
     ASSERT_TRUE(r.ok());
     int tensor_steps = 0;
     for (std::size_t i = 0; i < r.lesson->steps.size(); ++i) {
@@ -420,8 +424,7 @@ TEST_F(CaptionValues, ClusterValuesAreTheModelsRoundedAsTheViewRoundsThem) {
 // The Korean lesson's captions as the window expands them: the particle after a value fits how
 // the value is read ("H200은", "GPU 없음과"), never the fixed one the text had.
 TEST_F(CaptionValues, KoreanCaptionsChooseTheParticleForTheValue) {
-  const ws::lesson::Vocabulary vocab = ws::app::registry_vocabulary();
-  const auto r = ws::lesson::load_lesson_file(ws::app::assets_dir() + "/lessons/gpu-story.ko.toml", vocab);
+  const auto r = builtin_lesson("gpu-story.ko.toml");
   ASSERT_TRUE(r.ok());
   ctx_.language = ws::lesson::Language::ko;
   const auto expand = [&](const ws::lesson::AppliedState& st) {
@@ -471,16 +474,13 @@ TEST_F(CaptionValues, KoreanCaptionsChooseTheParticleForTheValue) {
   EXPECT_GE(with_particles, 5);
 }
 
-// No hardware GPU here and nothing measured elsewhere: a GPU figure can never come, so the GPU
-// measurements say so in words (in the UI language) instead of a dash; no number is made up.
 // The generations' steps compare one chip's time with the last one's, so they must all time the
 // same launch: the A100 step once animated 128³ after the V100's 1024³, and the caption went
 // from 0.383 ms to 0.0031 ms, a 120× "gain" that was only the smaller matrix.
 TEST(BuiltInLessons, EveryGenerationTimesTheSameMatmul) {
-  const ws::lesson::Vocabulary vocab = ws::app::registry_vocabulary();
   for (const char* file : {"gpu-story.en.toml", "gpu-story.ko.toml"}) {
     SCOPED_TRACE(file);
-    const auto r = ws::lesson::load_lesson_file(ws::app::assets_dir() + "/lessons/" + file, vocab);
+    const auto r = builtin_lesson(file);
     ASSERT_TRUE(r.ok());
     std::vector<ws::lesson::AppliedState> timed;
     for (std::size_t i = 0; i < r.lesson->steps.size(); ++i) {
@@ -502,6 +502,8 @@ TEST(BuiltInLessons, EveryGenerationTimesTheSameMatmul) {
   }
 }
 
+// No hardware GPU here and nothing measured elsewhere: a GPU figure can never come, so the GPU
+// measurements say so in words (in the UI language) instead of a dash; no number is made up.
 TEST_F(CaptionValues, NoGpuHereIsSaidInWords) {
   ctx_.gpu_result = nullptr;
   ctx_.gpu_name = "";

@@ -10,15 +10,10 @@
 #include <map>
 #include <stdexcept>
 #include <utility>
+#include "ascii.hpp"
 
 namespace ws::sim {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
 
 void require(bool ok, const std::string& why) {
   if (!ok) throw std::invalid_argument(why);
@@ -431,7 +426,7 @@ const char* to_string(Strategy s) {
 }
 std::vector<std::string> strategy_names() { return {"data", "tensor", "pipeline", "hybrid"}; }
 std::optional<Strategy> parse_strategy(std::string_view name) {
-  const std::string n = lower(name);
+  const std::string n = detail::ascii_lower(name);
   for (Strategy s : {Strategy::data, Strategy::tensor, Strategy::pipeline, Strategy::hybrid})
     if (n == to_string(s)) return s;
   return std::nullopt;
@@ -440,7 +435,7 @@ std::optional<Strategy> parse_strategy(std::string_view name) {
 const char* to_string(PipelineSchedule s) { return s == PipelineSchedule::gpipe ? "gpipe" : "1f1b"; }
 std::vector<std::string> schedule_names() { return {"1f1b", "gpipe"}; }
 std::optional<PipelineSchedule> parse_schedule(std::string_view name) {
-  const std::string n = lower(name);
+  const std::string n = detail::ascii_lower(name);
   if (n == "gpipe") return PipelineSchedule::gpipe;
   if (n == "1f1b") return PipelineSchedule::one_f_one_b;
   return std::nullopt;
@@ -449,7 +444,7 @@ std::optional<PipelineSchedule> parse_schedule(std::string_view name) {
 const char* to_string(Workload w) { return w == Workload::mlp ? "mlp" : "gemm"; }
 std::vector<std::string> workload_names() { return {"mlp", "gemm"}; }
 std::optional<Workload> parse_workload(std::string_view name) {
-  const std::string n = lower(name);
+  const std::string n = detail::ascii_lower(name);
   if (n == "mlp") return Workload::mlp;
   if (n == "gemm") return Workload::gemm;
   return std::nullopt;

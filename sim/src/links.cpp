@@ -12,14 +12,10 @@
 #include <toml++/toml.h>
 
 #include "warpscope/sim/presets.hpp"
+#include "ascii.hpp"
 
 namespace ws::sim {
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 LinkKind parse_kind(const std::string& text, const std::string& where) {
   if (text == "nvlink") return LinkKind::nvlink;
@@ -88,7 +84,7 @@ std::vector<LinkSpec> parse_links(std::string_view text, const std::string& path
       throw std::runtime_error(where + " (" + l.id +
                                "): datasheet_gbs must be positive, directions 1 or 2, latency_us finite and >= 0");
     for (const auto& other : out)
-      if (lower(other.id) == lower(l.id)) throw std::runtime_error(where + ": duplicate id '" + l.id + "'");
+      if (detail::ascii_lower(other.id) == detail::ascii_lower(l.id)) throw std::runtime_error(where + ": duplicate id '" + l.id + "'");
     out.push_back(std::move(l));
   }
   return out;
@@ -106,9 +102,9 @@ std::vector<std::string> link_ids() {
 }
 
 const LinkSpec& find_link(const std::string& id) {
-  const std::string key = lower(id);
+  const std::string key = detail::ascii_lower(id);
   for (const auto& l : link_specs())
-    if (lower(l.id) == key) return l;
+    if (detail::ascii_lower(l.id) == key) return l;
   std::string valid;
   for (const auto& l : link_specs()) valid += (valid.empty() ? "" : ", ") + l.id;
   throw UnknownPreset("unknown link '" + id + "'; valid: " + valid);

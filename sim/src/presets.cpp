@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "ascii.hpp"
 
 #ifndef WARPSCOPE_ASSETS_DIR
 #define WARPSCOPE_ASSETS_DIR "assets"
@@ -38,11 +39,6 @@ constexpr int kMaxTensorGeneration = 64;
 bool in_range(int v, int lo, int hi) { return v >= lo && v <= hi; }
 bool positive(double v) { return v > 0 && std::isfinite(v); }
 bool non_negative(double v) { return v >= 0 && std::isfinite(v); }
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 struct Reader {
   const toml::table& t;
@@ -369,17 +365,17 @@ std::vector<std::string> cpu_ids() {
 }
 
 const GpuPreset& find_gpu(const std::string& name) {
-  const std::string key = lower(name);
+  const std::string key = detail::ascii_lower(name);
   for (const auto& p : gpu_presets())
-    if (lower(p.id) == key || lower(p.name) == key) return p;
+    if (detail::ascii_lower(p.id) == key || detail::ascii_lower(p.name) == key) return p;
   throw UnknownPreset("unknown GPU preset '" + name + "'; valid: " + valid_list(gpu_ids()));
 }
 
 CpuPreset find_cpu(const std::string& name) {
-  const std::string key = lower(name);
+  const std::string key = detail::ascii_lower(name);
   if (key == "this-machine" || key == "host" || key == "this machine") return this_machine_cpu();
   for (const auto& p : cpu_presets())
-    if (lower(p.id) == key || lower(p.name) == key) return p;
+    if (detail::ascii_lower(p.id) == key || detail::ascii_lower(p.name) == key) return p;
   throw UnknownPreset("unknown CPU preset '" + name + "'; valid: " + valid_list(cpu_ids()));
 }
 

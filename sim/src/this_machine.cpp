@@ -15,17 +15,13 @@
 #include <thread>
 
 #include "warpscope/sim/presets.hpp"
+#include "ascii.hpp"
 
 namespace ws::sim {
 namespace {
 
 // L1 misses the core keeps in flight on cpu-naive's B column walk (see build_cpu).
 constexpr double kThisMachineMissOverlap = 8;
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 std::string field_value(const std::string& line) {
   const auto colon = line.find(':');
@@ -495,15 +491,15 @@ int schedulers_per_sm_for_cc(int major, int minor) {
 GpuPreset preset_from_device(const DeviceFacts& f) {
   // A named preset fits when its id or a distinctive word of its name is in the device name and
   // the compute capability and SM count agree (an H100 PCIe has 114 SMs, not the SXM's 132).
-  const std::string dev = lower(f.name);
+  const std::string dev = detail::ascii_lower(f.name);
   for (const auto& p : gpu_presets()) {
     if (p.cc_major != f.cc_major || p.cc_minor != f.cc_minor || p.sm_count != f.sm_count) continue;
     // Same die, different memory (A100 40 GB vs 80 GB): the memory decides.
     if (f.memory_gb > 0 && std::abs(p.memory_gb - f.memory_gb) > 0.2 * p.memory_gb) continue;
-    std::string key = lower(p.id);
+    std::string key = detail::ascii_lower(p.id);
     key.erase(std::remove(key.begin(), key.end(), '-'), key.end());
     const auto dash = p.id.find('-');
-    const std::string stem = lower(dash == std::string::npos ? p.id : p.id.substr(0, dash));
+    const std::string stem = detail::ascii_lower(dash == std::string::npos ? p.id : p.id.substr(0, dash));
     std::string compact = dev;
     compact.erase(std::remove(compact.begin(), compact.end(), ' '), compact.end());
     if (compact.find(key) != std::string::npos || compact.find(stem) != std::string::npos) return p;

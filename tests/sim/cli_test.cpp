@@ -10,26 +10,14 @@
 
 namespace {
 
-struct Run {
-  int code;
-  std::string out;
-};
-
-Run run(const std::string& args) {
-  const ProcessResult r = run_command(std::string(WARPSCOPE_BIN) + " " + args);
-  return {r.exit_code, r.output};
-}
-
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-
 TEST(SimCli, Presets) {
-  auto r = run("presets");
+  auto r = run_cli("presets");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(has(r.out, "h100"));
   EXPECT_TRUE(has(r.out, "i7-3960x"));
   EXPECT_TRUE(has(r.out, "tensor GF/s")) << r.out;
   EXPECT_TRUE(has(r.out, "125338 FP16")) << r.out;  // V100: 80 x 8 x 128 FLOP x 1.53 GHz
-  r = run("presets --json");
+  r = run_cli("presets --json");
   EXPECT_EQ(r.code, 0);
   EXPECT_TRUE(has(r.out, "\"peak_fp32_gflops\""));
   EXPECT_TRUE(has(r.out, "\"source\""));
@@ -38,7 +26,7 @@ TEST(SimCli, Presets) {
 // The tensor cores in `presets --json`: the parts, each format's computed peak beside its datasheet
 // figure and source; null before Volta.
 TEST(SimCli, PresetsJsonHasTheTensorCores) {
-  const auto r = run("presets --json");
+  const auto r = run_cli("presets --json");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   std::map<std::string, nlohmann::json> gpus;
@@ -73,63 +61,63 @@ TEST(SimCli, PresetsJsonHasTheTensorCores) {
 }
 
 TEST(SimCli, Occupancy) {
-  auto r = run("occupancy --cc 8.6 --block-size 256 --regs 64 --smem 0 --json");
+  auto r = run_cli("occupancy --cc 8.6 --block-size 256 --regs 64 --smem 0 --json");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(has(r.out, "\"active_blocks_per_sm\": 4")) << r.out;
   EXPECT_TRUE(has(r.out, "\"active_warps_per_sm\": 32")) << r.out;
   EXPECT_TRUE(has(r.out, "\"max_warps_per_sm\": 48")) << r.out;
   EXPECT_TRUE(has(r.out, "\"registers\"")) << r.out;
-  r = run("occupancy --preset h100 --block-size 1024 --regs 128 --smem 0 --json");
+  r = run_cli("occupancy --preset h100 --block-size 1024 --regs 128 --smem 0 --json");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(has(r.out, "\"active_blocks_per_sm\": 0")) << r.out;
   EXPECT_TRUE(has(r.out, "\"reason\"")) << r.out;
-  EXPECT_EQ(run("occupancy --cc banana --block-size 1 --regs 1 --smem 0").code, 2);
-  EXPECT_EQ(run("occupancy --cc 4.0 --block-size 1 --regs 1 --smem 0").code, 2);
-  EXPECT_EQ(run("occupancy --preset nope --block-size 1 --regs 1 --smem 0").code, 2);
-  EXPECT_EQ(run("occupancy --block-size 1 --regs 1 --smem 0").code, 2);
-  EXPECT_EQ(run("occupancy --cc 8.0 --regs 1 --smem 0").code, 2);
+  EXPECT_EQ(run_cli("occupancy --cc banana --block-size 1 --regs 1 --smem 0").code, 2);
+  EXPECT_EQ(run_cli("occupancy --cc 4.0 --block-size 1 --regs 1 --smem 0").code, 2);
+  EXPECT_EQ(run_cli("occupancy --preset nope --block-size 1 --regs 1 --smem 0").code, 2);
+  EXPECT_EQ(run_cli("occupancy --block-size 1 --regs 1 --smem 0").code, 2);
+  EXPECT_EQ(run_cli("occupancy --cc 8.0 --regs 1 --smem 0").code, 2);
 }
 
 TEST(SimCli, Simulate) {
-  auto r = run("simulate --preset h100 --kernel tiled --size 64 --json");
+  auto r = run_cli("simulate --preset h100 --kernel tiled --size 64 --json");
   EXPECT_EQ(r.code, 0) << r.out;
   for (const char* key : {"\"preset\": \"h100\"", "\"kernel\": \"tiled\"", "\"m\": 64", "\"cycles\"", "\"time_ms\"",
                           "\"gflops\"", "\"achieved_occupancy\"", "\"dram_bytes\"", "\"verified\": true"})
     EXPECT_TRUE(has(r.out, key)) << key << "\n" << r.out;
-  r = run("simulate --preset gtx580 --kernel naive --m 17 --n 33 --k 65 --json");
+  r = run_cli("simulate --preset gtx580 --kernel naive --m 17 --n 33 --k 65 --json");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(has(r.out, "\"verified\": true")) << r.out;
-  r = run("simulate --preset voodoo --kernel tiled --size 64");
+  r = run_cli("simulate --preset voodoo --kernel tiled --size 64");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.out, "h100")) << r.out;
-  r = run("simulate --preset h100 --kernel magic --size 64");
+  r = run_cli("simulate --preset h100 --kernel magic --size 64");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.out, "naive")) << r.out;
-  r = run("simulate --preset h100 --kernel naive --size 16384");
+  r = run_cli("simulate --preset h100 --kernel naive --size 16384");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.out, "warp instructions")) << r.out;
   EXPECT_TRUE(has(r.out, "min")) << "the refusal says how long it would take: " << r.out;
-  EXPECT_EQ(run("simulate --preset h100 --kernel naive").code, 2);
+  EXPECT_EQ(run_cli("simulate --preset h100 --kernel naive").code, 2);
 }
 
 TEST(SimCli, TensorRunsOnBf16TensorCoresOnly) {
-  auto r = run("simulate --preset h100 --kernel tensor --size 96 --json");
+  auto r = run_cli("simulate --preset h100 --kernel tensor --size 96 --json");
   EXPECT_EQ(r.code, 0) << r.out;
   for (const char* key : {"\"kernel\": \"tensor\"", "\"verified\": true", "\"peak\": \"bf16_tensor\"", "\"mmas\"",
                           "\"fmas\": 0"})
     EXPECT_TRUE(has(r.out, key)) << key << "\n" << r.out;
-  r = run("simulate --preset h100 --kernel tensor --size 96");
+  r = run_cli("simulate --preset h100 --kernel tensor --size 96");
   EXPECT_TRUE(has(r.out, "dense BF16 tensor-core peak")) << r.out;
   EXPECT_TRUE(has(r.out, "BF16-rounded inputs")) << r.out;
   for (const char* without : {"gtx580", "v100"}) {
-    r = run(std::string("simulate --preset ") + without + " --kernel tensor --size 64");
+    r = run_cli(std::string("simulate --preset ") + without + " --kernel tensor --size 64");
     EXPECT_EQ(r.code, 2) << r.out;
     for (const char* with : {"h100", "a100-80gb", "b200"}) EXPECT_TRUE(has(r.out, with)) << with << "\n" << r.out;
   }
 }
 
 TEST(SimCli, SeeksReportWhatTheTimelineCosts) {
-  const auto r = run("simulate --preset h100 --kernel tiled --size 96 --block 16 --seeks 10");
+  const auto r = run_cli("simulate --preset h100 --kernel tiled --size 96 --block 16 --seeks 10");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto brace = r.out.find('{');
   ASSERT_NE(brace, std::string::npos) << r.out;

@@ -9,20 +9,8 @@
 
 namespace {
 
-struct Run {
-  int code;
-  std::string out;
-};
-
-Run run(const std::string& args) {
-  const ProcessResult r = run_command(std::string(WARPSCOPE_BIN) + " " + args);
-  return {r.exit_code, r.output};
-}
-
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-
 TEST(ClusterCli, DataParallelJson) {
-  const auto r = run("cluster --preset h100 --gpus 8 --strategy data --size 2048 --json");
+  const auto r = run_cli("cluster --preset h100 --gpus 8 --strategy data --size 2048 --json");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.at("gpus"), 8);
@@ -50,20 +38,20 @@ TEST(ClusterCli, DataParallelJson) {
 
 TEST(ClusterCli, EveryStrategyRunsAndChecks) {
   for (const char* s : {"data", "tensor", "pipeline", "hybrid"}) {
-    const auto r = run(std::string("cluster --gpus 16 --size 1024 --strategy ") + s);
+    const auto r = run_cli(std::string("cluster --gpus 16 --size 1024 --strategy ") + s);
     EXPECT_EQ(r.code, 0) << s << "\n" << r.out;
     EXPECT_TRUE(has(r.out, "faster")) << r.out;
     EXPECT_TRUE(has(r.out, "efficiency")) << r.out;
     EXPECT_TRUE(has(r.out, "matches one device")) << r.out;
     EXPECT_TRUE(has(r.out, "simulated")) << r.out;
   }
-  const auto g = run("cluster --workload gemm --strategy tensor --gpus 4 --size 4096 --timeline");
+  const auto g = run_cli("cluster --workload gemm --strategy tensor --gpus 4 --size 4096 --timeline");
   EXPECT_EQ(g.code, 0) << g.out;
   EXPECT_TRUE(has(g.out, "GPU  3 |")) << g.out;
 }
 
 TEST(ClusterCli, IdealLinksGiveTheBubbleFormula) {
-  const auto r = run("cluster --strategy pipeline --gpus 4 --micro-batches 16 --ideal-links --json --no-check");
+  const auto r = run_cli("cluster --strategy pipeline --gpus 4 --micro-batches 16 --ideal-links --json --no-check");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_DOUBLE_EQ(j.at("bubble_formula").get<double>(), 3.0 / 19);
@@ -72,7 +60,7 @@ TEST(ClusterCli, IdealLinksGiveTheBubbleFormula) {
 }
 
 TEST(ClusterCli, TimelineJsonTilesEachGpu) {
-  const auto r = run("cluster --strategy hybrid --gpus 16 --size 512 --json --timeline --no-check");
+  const auto r = run_cli("cluster --strategy hybrid --gpus 16 --size 512 --json --timeline --no-check");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   std::array<double, 16> covered{};
@@ -83,36 +71,36 @@ TEST(ClusterCli, TimelineJsonTilesEachGpu) {
 }
 
 TEST(ClusterCli, UnknownNamesExit2WithTheValidOnes) {
-  auto r = run("cluster --strategy zero");
+  auto r = run_cli("cluster --strategy zero");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.out, "data, tensor, pipeline, hybrid")) << r.out;
-  r = run("cluster --preset h900");
+  r = run_cli("cluster --preset h900");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.out, "h100")) << r.out;
-  r = run("cluster --link nvlink9");
+  r = run_cli("cluster --link nvlink9");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.out, "nvlink4")) << r.out;
-  r = run("cluster --strategy pipeline --schedule zigzag");
+  r = run_cli("cluster --strategy pipeline --schedule zigzag");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.out, "1f1b, gpipe")) << r.out;
-  r = run("cluster --workload conv");
+  r = run_cli("cluster --workload conv");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.out, "mlp, gemm")) << r.out;
-  r = run("cluster --algorithm star");
+  r = run_cli("cluster --algorithm star");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.out, "ring, tree")) << r.out;
-  r = run("cluster --compute guess");
+  r = run_cli("cluster --compute guess");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.out, "roofline, simulated")) << r.out;
 }
 
 TEST(ClusterCli, WhatCannotBeSplitExits2) {
-  EXPECT_EQ(run("cluster --gpus 65").code, 2);
-  EXPECT_EQ(run("cluster --gpus 16 --nodes 1").code, 2);
-  EXPECT_EQ(run("cluster --gpus 3 --batch 64").code, 2);
-  EXPECT_EQ(run("cluster --workload gemm --strategy pipeline").code, 2);
-  EXPECT_EQ(run("cluster --link ib-ndr").code, 2);
-  const auto r = run("cluster --strategy pipeline --gpus 4 --layers 6");
+  EXPECT_EQ(run_cli("cluster --gpus 65").code, 2);
+  EXPECT_EQ(run_cli("cluster --gpus 16 --nodes 1").code, 2);
+  EXPECT_EQ(run_cli("cluster --gpus 3 --batch 64").code, 2);
+  EXPECT_EQ(run_cli("cluster --workload gemm --strategy pipeline").code, 2);
+  EXPECT_EQ(run_cli("cluster --link ib-ndr").code, 2);
+  const auto r = run_cli("cluster --strategy pipeline --gpus 4 --layers 6");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r.out, "stages")) << r.out;
 }
@@ -120,14 +108,14 @@ TEST(ClusterCli, WhatCannotBeSplitExits2) {
 // --real (issue 15 item 5) on a machine with fewer than two CUDA GPUs: said plainly, in text and
 // JSON, and not an error. Where there are two or more, the split must have run and been verified.
 TEST(ClusterCli, RealSplitRunsOrSaysWhyNot) {
-  const auto r = run("cluster --gpus 2 --strategy tensor --workload gemm --size 512 --no-check --real --real-size 512 --json");
+  const auto r = run_cli("cluster --gpus 2 --strategy tensor --workload gemm --size 512 --no-check --real --real-size 512 --json");
   const auto j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_TRUE(j.is_object()) << r.out;
   const auto& real = j.at("real");
   if (!real.at("available").get<bool>()) {
     EXPECT_EQ(r.code, 0) << r.out;
     EXPECT_TRUE(has(real.at("reason").get<std::string>(), "needs 2 CUDA GPUs; this machine has ")) << real;
-    const auto text = run("cluster --gpus 2 --no-check --real");
+    const auto text = run_cli("cluster --gpus 2 --no-check --real");
     EXPECT_EQ(text.code, 0);
     EXPECT_TRUE(has(text.out, "real split: needs 2 CUDA GPUs; this machine has ")) << text.out;
     return;
@@ -139,7 +127,7 @@ TEST(ClusterCli, RealSplitRunsOrSaysWhyNot) {
 }
 
 TEST(ClusterCli, PresetsJsonCarriesTheLinks) {
-  const auto r = run("presets --json");
+  const auto r = run_cli("presets --json");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   for (const auto& g : j.at("gpus")) {

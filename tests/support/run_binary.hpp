@@ -21,3 +21,17 @@ inline ProcessResult run_command(const std::string& command) {
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
 }
+
+inline bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+#ifdef WARPSCOPE_BIN
+// `warpscope ARGS` as a user types it: its exit code and what it printed.
+struct CliRun {
+  int code;
+  std::string out;
+};
+inline CliRun run_cli(const std::string& args) {
+  const ProcessResult r = run_command(std::string(WARPSCOPE_BIN) + " " + args);
+  return {r.exit_code, r.output};
+}
+#endif

@@ -170,14 +170,17 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s", note.c_str());  // a long note wraps at the panel's edge instead of running off it
   ImGui::PopStyleColor();
-  // The timeline's room: its text lines measured for this frame (their number changes as the run
-  // goes on), plus the rest (separator, buttons, spacing) as it was last drawn; before it ever
-  // was, an estimate of the rest that errs tall.
+  // The timeline's room: its text lines and its buttons' rows measured for this frame (the lines
+  // change as the run goes on, the rows with the width), plus the rest (separator, spacing) as it
+  // was last drawn; before it ever was, an estimate of the rest that errs tall.
   const TimelineText timeline = show.timeline ? timeline_text(session) : TimelineText{};
   const float timeline_text_h = show.timeline ? timeline_text_height(timeline, ImGui::GetContentRegionAvail().x) : 0;
-  const float timeline_rest_estimate = ImGui::GetStyle().ItemSpacing.y * 2 + ImGui::GetFrameHeightWithSpacing() + 2;
+  const float timeline_controls_h = show.timeline && !clean && timeline.simulated
+                                        ? timeline_controls_height(session, ImGui::GetContentRegionAvail().x)
+                                        : 0;
+  const float timeline_rest_estimate = ImGui::GetStyle().ItemSpacing.y * 2 + 2;
   const float timeline_h =
-      show.timeline ? timeline_text_h + timeline_rest_h.value_or(timeline_rest_estimate) : 0;
+      show.timeline ? timeline_text_h + timeline_controls_h + timeline_rest_h.value_or(timeline_rest_estimate) : 0;
   // The chip comes before its legend: where both do not fit (a small window with large text),
   // the legend gives way rather than leave the animation a strip or push text out of the panel.
   const bool tensor = sim::uses_tensor_cores(controls.kernel);
@@ -257,8 +260,8 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   if (show.timeline) {
     const float top = ImGui::GetCursorPosY();
     ImGui::Separator();
-    draw_timeline(session, timeline, clean);
-    timeline_rest_h = ImGui::GetCursorPosY() - top - timeline_text_h;
+    draw_timeline(session, timeline, clean, &scrub);
+    timeline_rest_h = ImGui::GetCursorPosY() - top - timeline_text_h - timeline_controls_h;
   }
 }
 

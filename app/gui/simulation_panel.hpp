@@ -9,6 +9,7 @@
 #include "gui/gpu_view.hpp"
 #include "gui/lesson_player.hpp"
 #include "gui/matrix_view.hpp"
+#include "gui/timeline.hpp"
 
 namespace ws::app {
 
@@ -31,8 +32,9 @@ struct SimulationPanel {
   Rect chip_rect, cpu_rect, matrix_rect;
   bool legend_shown = true;  // false where the chip needed the legend's room, or no chip is drawn
   int cpu_cards_visible = 0;   // CPU cores whose card shows (draw_cpu_view), 0 when the cores are not drawn
-  // The timeline's height in the last frame that drew it, less its text lines (so: separator,
-  // buttons, spacing); none before it was ever drawn.
+  ScrubBarLayout scrub;  // the timeline's scrub bar, as drawn last frame
+  // The timeline's height in the last frame that drew it, less its text lines and buttons' rows
+  // (so: separator, spacing); none before it was ever drawn.
   std::optional<float> timeline_rest_h;
 
   // The launch follows the real run's controls: same M, N, K (capped) and the nearest kernel.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <fmt/format.h>
 #include <imgui.h>
@@ -19,7 +20,7 @@ std::string finish_caption(const sim::Simulation& s) {
             fmt::format("{:.3g}", 100.0 * s.cpu_progress()));
 }
 
-void draw_timeline_controls(SimSession& session);
+void draw_timeline_controls(SimSession& session, ScrubBarLayout* scrub);
 
 std::string buffer_status(const SimSession& session) {
   const auto percent = static_cast<int>(100.0 * session.simulated_fraction());
@@ -103,12 +104,43 @@ float timeline_text_height(const TimelineText& t, float width) {
   return h;
 }
 
-void draw_timeline(SimSession& session, const TimelineText& t, bool clean) {
+namespace {
+
+// The scrub bar's label at the run's last cycle ("cycle 361018"): the least width that shows it whole.
+float scrub_label_width(const SimSession& session) {
+  char label[64];
+  std::snprintf(label, sizeof label, T("timeline.cycle_slider"), static_cast<long long>(session.total_cycles()));
+  return ImGui::CalcTextSize(label).x + 2 * ImGui::GetStyle().FramePadding.x;
+}
+
+float speed_slider_width() { return ImGui::CalcTextSize("10000000").x + 2 * ImGui::GetStyle().FramePadding.x + 20; }
+
+// The buttons and the speed slider with its label, up to where the scrub bar would start.
+float timeline_buttons_width() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float pad = 2 * style.FramePadding.x;
+  const float play_w = std::max(ImGui::CalcTextSize(T("control.pause")).x, ImGui::CalcTextSize(T("control.play")).x) + pad;
+  float w = 0;
+  for (const char* b : {"|<", "<", ">"}) w += ImGui::CalcTextSize(b).x + pad + style.ItemSpacing.x;
+  w += play_w + style.ItemSpacing.x;
+  w += speed_slider_width() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(T("timeline.cycles_per_s")).x + style.ItemSpacing.x;
+  return w;
+}
+
+}  // namespace
+
+float timeline_controls_height(const SimSession& session, float width) {
+  const bool wraps = width - timeline_buttons_width() < scrub_label_width(session);
+  return ImGui::GetFrameHeightWithSpacing() * (wraps ? 2 : 1);
+}
+
+void draw_timeline(SimSession& session, const TimelineText& t, bool clean, ScrubBarLayout* scrub) {
+  if (scrub != nullptr) *scrub = {};
   if (!t.simulated) {
     ImGui::TextDisabled("%s", t.status.c_str());
     return;
   }
-  if (!clean) draw_timeline_controls(session);
+  if (!clean) draw_timeline_controls(session, scrub);
   const float width = ImGui::GetContentRegionAvail().x;
   ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
   ImGui::TextWrapped("%s", t.kernel.c_str());
@@ -120,7 +152,7 @@ void draw_timeline(SimSession& session, const TimelineText& t, bool clean) {
   if (!t.finish.empty()) ImGui::TextColored(colour_simulated(), "%s", t.finish.c_str());
 }
 
-void draw_timeline_controls(SimSession& session) {
+void draw_timeline_controls(SimSession& session, ScrubBarLayout* scrub) {
   if (ImGui::Button("|<")) session.restart();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T("timeline.restart"));
   ImGui::SameLine();
@@ -137,16 +169,21 @@ void draw_timeline_controls(SimSession& session) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T("timeline.step_forward"));
   ImGui::SameLine();
   float speed = static_cast<float>(session.speed());
-  ImGui::SetNextItemWidth(ImGui::CalcTextSize("10000000").x + 2 * ImGui::GetStyle().FramePadding.x + 20);
+  ImGui::SetNextItemWidth(speed_slider_width());
   if (ImGui::SliderFloat(T("timeline.cycles_per_s"), &speed, 1.0f, 1e7f, "%.0f", ImGuiSliderFlags_Logarithmic))
     session.set_speed(speed);
   ImGui::SameLine();
+  // Beside the buttons where its label fits whole; else on a line of its own, full width, rather
+  // than a sliver that reads "cyc" (a 1280-wide window with 2x text).
+  const float label_w = scrub_label_width(session);
+  if (ImGui::GetContentRegionAvail().x < label_w) ImGui::NewLine();
   long long cycle = session.cycle();
   const long long lo = 0, hi = session.total_cycles();
   ImGui::SetNextItemWidth(-1);
   if (ImGui::SliderScalar("##cycle", ImGuiDataType_S64, &cycle, &lo, &hi, T("timeline.cycle_slider"))) session.seek(cycle);
   // Like a video player's buffer bar: the part of the timeline that has been simulated.
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  if (scrub != nullptr) *scrub = {a.x, a.y, b.x - a.x, b.y - a.y, label_w};
   const double have = hi > 0 ? std::min(1.0, static_cast<double>(session.simulated_cycles()) / static_cast<double>(hi)) : 1.0;
   const float bar = std::max(2.0f, (b.y - a.y) * 0.15f);
   ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(a.x, b.y - bar), ImVec2(a.x + static_cast<float>((b.x - a.x) * have), b.y),

@@ -22,8 +22,18 @@ struct TimelineText {
 };
 TimelineText timeline_text(const SimSession& session);
 
+// Where the scrub bar was drawn (screen pixels) and the width its label needs at the run's last
+// cycle, for --print-state; all zero where it was not drawn.
+struct ScrubBarLayout {
+  float x = 0, y = 0, w = 0, h = 0;
+  float label_w = 0;
+};
+
 // `clean`: only the clock and the caption, no buttons (presentation mode).
-void draw_timeline(SimSession& session, const TimelineText& text, bool clean = false);
+void draw_timeline(SimSession& session, const TimelineText& text, bool clean = false, ScrubBarLayout* scrub = nullptr);
+// The buttons' and scrub bar's height at `width`: one row, or two where the scrub bar would not
+// fit beside the buttons with its label whole (a narrow panel, large text).
+float timeline_controls_height(const SimSession& session, float width);
 // The height of the timeline's text lines at `width` (the current font): their number changes as
 // the run goes on, so a panel that keeps room for the timeline measures them each frame.
 float timeline_text_height(const TimelineText& text, float width);

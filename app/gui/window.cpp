@@ -761,8 +761,10 @@ int run_gui(const GuiOptions& options) {
     const auto& shape = sim_panel.controls.shape;
     state["animated"] = {shape.m, shape.n, shape.k};
     auto rect = [](const SimulationPanel::Rect& r) { return nlohmann::json{r.x, r.y, r.w, r.h}; };
+    const ScrubBarLayout& scrub = sim_panel.scrub;
     state["regions"] = {{"chip", rect(sim_panel.chip_rect)}, {"cpu", rect(sim_panel.cpu_rect)},
-                        {"matrix", rect(sim_panel.matrix_rect)}};
+                        {"matrix", rect(sim_panel.matrix_rect)}, {"scrub", {scrub.x, scrub.y, scrub.w, scrub.h}}};
+    state["scrub_label_w"] = scrub.label_w;
     if (s) {
       state["c_done"] = s->c_done_count();
       state["cpu_cells_done"] = s->cpu_cells_done();

@@ -95,25 +95,33 @@ void ClusterView::draw(ImVec2 avail, const std::string& gpu_preset, lesson::Lang
 void ClusterView::draw_controls(lesson::Language lang) {
   const auto names = sim::strategy_names();
   const float field = ImGui::GetFontSize() * 7;
-  ImGui::SetNextItemWidth(field);
+  // Each control beside the last where it fits whole, label included; else at the start of the
+  // next row. In one row they ran off the window's edge (1280x720, or 2x text at 1920x1080).
+  bool first = true;
+  auto place = [&](float item_w, const char* label) {
+    const float w = item_w + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+    if (!first) {
+      ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
+    }
+    first = false;
+    if (item_w != ImGui::GetFrameHeight()) ImGui::SetNextItemWidth(item_w);
+  };
+  place(field, tr("cluster.strategy", lang));
   if (ImGui::BeginCombo(tr("cluster.strategy", lang), names[static_cast<std::size_t>(strategy)].c_str())) {
     for (int i = 0; i < static_cast<int>(names.size()); ++i)
       if (ImGui::Selectable(names[static_cast<std::size_t>(i)].c_str(), i == strategy)) strategy = i;
     ImGui::EndCombo();
   }
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(field);
+  place(field, tr("cluster.gpus", lang));
   ImGui::SliderInt(tr("cluster.gpus", lang), &gpus, 1, 64);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(field);
+  place(field, tr("cluster.nodes", lang));
   ImGui::SliderInt(tr("cluster.nodes", lang), &nodes, 0, 8);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(field);
+  place(field, tr("cluster.micro_batches", lang));
   ImGui::SliderInt(tr("cluster.micro_batches", lang), &micro_batches, 1, 64);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(field);
+  place(field, tr("cluster.size", lang));
   ImGui::InputInt(tr("cluster.size", lang), &size, 256, 1024);
-  ImGui::SameLine();
+  place(ImGui::GetFrameHeight(), tr("cluster.curve", lang));  // a checkbox: its box is a frame high
   ImGui::Checkbox(tr("cluster.curve", lang), &show_curve);
   size = std::clamp(size, lesson::kMinClusterSize, lesson::kMaxClusterSize);
 }

@@ -197,28 +197,30 @@ TEST_F(GuiSim, TensorLanesOnTheTensorCoreHaveTheirColour) {
   EXPECT_EQ(refused.exit_code, 0);
 }
 
-// The window with no lesson open, in English and Korean, at a projector's 1280x720 and at
-// 1920x1080, 1x and 2x text: no text cut, and the timeline's scrub bar as wide as its label at
-// the run's last cycle. At 1280x720 with 2x text the buttons leave it too little room beside
-// them, so it takes a row of its own (before, it was a 45-pixel sliver that read "cyc").
+// The window with no lesson open, alone and with the cluster view, in English and Korean, at a
+// projector's 1280x720 and at 1920x1080, 1x and 2x text: no text cut, and the timeline's scrub bar
+// as wide as its label at the run's last cycle. Where the buttons leave it too little room beside
+// them (1280x720, 2x text) it takes a row of its own (before, it was a 45-pixel sliver that read
+// "cyc"); the cluster view's controls wrap the same way (they ran off its edge).
 TEST_F(GuiSim, TheFreeWindowCutsNoTextAndTheScrubBarShowsItsLabel) {
   const std::string home = std::string(TEST_OUT_DIR) + "/sim_free_window_home";
-  for (const char* lang : {"en", "ko"})
-    for (const char* window : {"1280x720", "1920x1080"})
-      for (const char* scale : {"1", "2"}) {
-        const std::string where = std::string(lang) + ", " + window + ", " + scale + "x text";
-        const auto f = ws::test_support::run_window(
-            "sim_free_window", std::string("--frames 5 --no-run --no-wait --print-state --size 1024 --lang ") + lang +
-                                   " --window " + window + " --ui-scale " + scale,
-            {.home = home});
-        ASSERT_EQ(f.exit_code, 0) << f.output;
-        ASSERT_FALSE(f.state.is_discarded()) << f.output;
-        EXPECT_EQ(f.state["clipped_text"]["count"], 0) << where << ": " << f.state["clipped_text"]["texts"].dump();
-        const auto& scrub = f.state["regions"]["scrub"];
-        const double label_w = f.state["scrub_label_w"];
-        EXPECT_GT(label_w, 0) << where;
-        EXPECT_GE(scrub[2].get<double>(), label_w) << where;
-        EXPECT_LE(scrub[0].get<double>() + scrub[2].get<double>(), f.w + 1.0) << where;
-        EXPECT_LE(scrub[1].get<double>() + scrub[3].get<double>(), f.h + 1.0) << where;
-      }
+  for (const char* extra : {"", " --cluster"})
+    for (const char* lang : {"en", "ko"})
+      for (const char* window : {"1280x720", "1920x1080"})
+        for (const char* scale : {"1", "2"}) {
+          const std::string where = std::string(lang) + ", " + window + ", " + scale + "x text" + extra;
+          const auto f = ws::test_support::run_window(
+              "sim_free_window", std::string("--frames 5 --no-run --no-wait --print-state --size 1024 --lang ") + lang +
+                                     " --window " + window + " --ui-scale " + scale + extra,
+              {.home = home});
+          ASSERT_EQ(f.exit_code, 0) << f.output;
+          ASSERT_FALSE(f.state.is_discarded()) << f.output;
+          EXPECT_EQ(f.state["clipped_text"]["count"], 0) << where << ": " << f.state["clipped_text"]["texts"].dump();
+          const auto& scrub = f.state["regions"]["scrub"];
+          const double label_w = f.state["scrub_label_w"];
+          EXPECT_GT(label_w, 0) << where;
+          EXPECT_GE(scrub[2].get<double>(), label_w) << where;
+          EXPECT_LE(scrub[0].get<double>() + scrub[2].get<double>(), f.w + 1.0) << where;
+          EXPECT_LE(scrub[1].get<double>() + scrub[3].get<double>(), f.h + 1.0) << where;
+        }
 }

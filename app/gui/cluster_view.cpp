@@ -105,21 +105,24 @@ void ClusterView::draw_controls(lesson::Language lang) {
       if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
     }
     first = false;
-    if (item_w != ImGui::GetFrameHeight()) ImGui::SetNextItemWidth(item_w);
   };
-  place(field, tr("cluster.strategy", lang));
+  auto place_field = [&](const char* label) {
+    place(field, label);
+    ImGui::SetNextItemWidth(field);
+  };
+  place_field(tr("cluster.strategy", lang));
   if (ImGui::BeginCombo(tr("cluster.strategy", lang), names[static_cast<std::size_t>(strategy)].c_str())) {
     for (int i = 0; i < static_cast<int>(names.size()); ++i)
       if (ImGui::Selectable(names[static_cast<std::size_t>(i)].c_str(), i == strategy)) strategy = i;
     ImGui::EndCombo();
   }
-  place(field, tr("cluster.gpus", lang));
+  place_field(tr("cluster.gpus", lang));
   ImGui::SliderInt(tr("cluster.gpus", lang), &gpus, 1, 64);
-  place(field, tr("cluster.nodes", lang));
+  place_field(tr("cluster.nodes", lang));
   ImGui::SliderInt(tr("cluster.nodes", lang), &nodes, 0, 8);
-  place(field, tr("cluster.micro_batches", lang));
+  place_field(tr("cluster.micro_batches", lang));
   ImGui::SliderInt(tr("cluster.micro_batches", lang), &micro_batches, 1, 64);
-  place(field, tr("cluster.size", lang));
+  place_field(tr("cluster.size", lang));
   ImGui::InputInt(tr("cluster.size", lang), &size, 256, 1024);
   place(ImGui::GetFrameHeight(), tr("cluster.curve", lang));  // a checkbox: its box is a frame high
   ImGui::Checkbox(tr("cluster.curve", lang), &show_curve);

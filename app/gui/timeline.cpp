@@ -127,11 +127,16 @@ float timeline_buttons_width() {
   return w;
 }
 
+// One decision for both the room the panel keeps (timeline_controls_height) and the drawing, so
+// the two never disagree on the rows.
+bool scrub_bar_on_own_row(const SimSession& session, float width) {
+  return width - timeline_buttons_width() < scrub_label_width(session);
+}
+
 }  // namespace
 
 float timeline_controls_height(const SimSession& session, float width) {
-  const bool wraps = width - timeline_buttons_width() < scrub_label_width(session);
-  return ImGui::GetFrameHeightWithSpacing() * (wraps ? 2 : 1);
+  return ImGui::GetFrameHeightWithSpacing() * (scrub_bar_on_own_row(session, width) ? 2 : 1);
 }
 
 void draw_timeline(SimSession& session, const TimelineText& t, bool clean, ScrubBarLayout* scrub) {
@@ -153,6 +158,7 @@ void draw_timeline(SimSession& session, const TimelineText& t, bool clean, Scrub
 }
 
 void draw_timeline_controls(SimSession& session, ScrubBarLayout* scrub) {
+  const bool own_row = scrub_bar_on_own_row(session, ImGui::GetContentRegionAvail().x);
   if (ImGui::Button("|<")) session.restart();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T("timeline.restart"));
   ImGui::SameLine();
@@ -175,15 +181,14 @@ void draw_timeline_controls(SimSession& session, ScrubBarLayout* scrub) {
   ImGui::SameLine();
   // Beside the buttons where its label fits whole; else on a line of its own, full width, rather
   // than a sliver that reads "cyc" (a 1280-wide window with 2x text).
-  const float label_w = scrub_label_width(session);
-  if (ImGui::GetContentRegionAvail().x < label_w) ImGui::NewLine();
+  if (own_row) ImGui::NewLine();
   long long cycle = session.cycle();
   const long long lo = 0, hi = session.total_cycles();
   ImGui::SetNextItemWidth(-1);
   if (ImGui::SliderScalar("##cycle", ImGuiDataType_S64, &cycle, &lo, &hi, T("timeline.cycle_slider"))) session.seek(cycle);
   // Like a video player's buffer bar: the part of the timeline that has been simulated.
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-  if (scrub != nullptr) *scrub = {a.x, a.y, b.x - a.x, b.y - a.y, label_w};
+  if (scrub != nullptr) *scrub = {a.x, a.y, b.x - a.x, b.y - a.y, scrub_label_width(session)};
   const double have = hi > 0 ? std::min(1.0, static_cast<double>(session.simulated_cycles()) / static_cast<double>(hi)) : 1.0;
   const float bar = std::max(2.0f, (b.y - a.y) * 0.15f);
   ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(a.x, b.y - bar), ImVec2(a.x + static_cast<float>((b.x - a.x) * have), b.y),

@@ -10,6 +10,7 @@
 #include <map>
 #include <stdexcept>
 #include <utility>
+
 #include "ascii.hpp"
 
 namespace ws::sim {

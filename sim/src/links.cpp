@@ -12,6 +12,7 @@
 #include <toml++/toml.h>
 
 #include "warpscope/sim/presets.hpp"
+
 #include "ascii.hpp"
 
 namespace ws::sim {

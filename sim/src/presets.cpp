@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
 #include "ascii.hpp"
 
 #ifndef WARPSCOPE_ASSETS_DIR

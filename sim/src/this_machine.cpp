@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "warpscope/sim/presets.hpp"
+
 #include "ascii.hpp"
 
 namespace ws::sim {

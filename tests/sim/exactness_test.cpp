@@ -27,6 +27,14 @@ using ws::sim::detail::GpuModel;
 using ws::sim::detail::GpuOutputs;
 using ws::sim::detail::Hasher;
 
+// Under ThreadSanitizer only the runs on several threads: one thread has no race to find, and the
+// release and ASan builds run every check below.
+#ifdef __SANITIZE_THREAD__
+constexpr bool kThreadedOnly = true;
+#else
+constexpr bool kThreadedOnly = false;
+#endif
+
 GpuPreset hopper_like(int l2_kb = 51200) {
   GpuPreset g;
   g.id = g.name = "hopper-like";
@@ -238,6 +246,7 @@ TEST(SimExactness, PinnedDigestsTotalsAndProduct) {
     const auto at = points(cycles);
 
     GpuModel fresh(setup, &out);  // rewrites the same C
+    if (kThreadedOnly) fresh.set_threads(2);  // C written from both threads
     const auto d = walk(fresh, at, cycles);
     while (!fresh.state().finished) fresh.advance_to(fresh.state().now + 100000);
     const Expect got{fresh.state().finish_cycle, fresh.state().instructions, fresh.state().dram_bytes, c_digest(out),
@@ -255,28 +264,30 @@ TEST(SimExactness, PinnedDigestsTotalsAndProduct) {
     EXPECT_EQ(got.c_hash, c.expect.c_hash);
     for (int i = 0; i < 6; ++i) EXPECT_EQ(got.at[i], c.expect.at[i]) << "digest at cycle " << at[i];
 
-#ifndef __SANITIZE_THREAD__  // one thread has no race to find: the release and ASan runs check these
-    // Small, uneven steps (every advance_to ends at an arbitrary cycle) land on the same states.
-    GpuModel stepped(setup, nullptr);
-    EXPECT_EQ(walk(stepped, at, 37), d);
-    GpuModel single(setup, nullptr);
-    const std::vector<std::int64_t> early(at.begin(), at.begin() + 3);
-    EXPECT_EQ(walk(single, early, 1), std::vector<std::uint64_t>(d.begin(), d.begin() + 3));
+    if (!kThreadedOnly) {
+      // Small, uneven steps (every advance_to ends at an arbitrary cycle) land on the same states.
+      GpuModel stepped(setup, nullptr);
+      EXPECT_EQ(walk(stepped, at, 37), d);
+      GpuModel single(setup, nullptr);
+      const std::vector<std::int64_t> early(at.begin(), at.begin() + 3);
+      EXPECT_EQ(walk(single, early, 1), std::vector<std::uint64_t>(d.begin(), d.begin() + 3));
 
-    // Partial slices (batched FFMAs summed only at the points) land on the same states.
-    GpuModel partial(setup, nullptr);
-    EXPECT_EQ(walk_partial(partial, at, 29), d);
-#endif
+      // Partial slices (batched FFMAs summed only at the points) land on the same states.
+      GpuModel partial(setup, nullptr);
+      EXPECT_EQ(walk_partial(partial, at, 29), d);
+    }
     GpuModel partial_threads(setup, nullptr);
     partial_threads.set_threads(2);
     EXPECT_EQ(walk_partial(partial_threads, at, 256), d) << "2 threads";
 
     // SMs stepped side by side on several threads reach the same states whatever their number.
     for (int threads : {2, 3, 7}) {
+      if (kThreadedOnly && threads == 2) continue;  // the reference run above
       GpuModel parallel(setup, nullptr);
       parallel.set_threads(threads);
       EXPECT_EQ(walk(parallel, at, threads == 3 ? 37 : cycles), d) << threads << " threads";
     }
+    if (kThreadedOnly) continue;  // the checkpoints below are taken and restored on one thread
 
     // A copied state resumes exactly where the original would go.
     GpuModel replay(setup, nullptr);
@@ -320,6 +331,7 @@ TEST(SimExactness, PinnedDigestsTotalsAndProduct) {
 // Every kernel program's checkpoints, packed and unpacked mid-run on a chip whose L1 evicts,
 // resume exactly; where the program names its tiles (smem_tile), little shared memory stays raw.
 TEST(SimExactness, PackedCheckpointsOfEveryProgramResumeExactly) {
+  if (kThreadedOnly) GTEST_SKIP() << "one thread throughout; the release and ASan builds run it";
   GpuPreset gpu = find_gpu("h100");  // with tensor cores, for the tensor program
   gpu.l2_kb = 256;
   gpu.l1_kb = 32;

@@ -110,15 +110,9 @@ double usable_memory_bytes() {
   return bytes;
 }
 
-// SimConfig::checkpoint_budget_bytes, 0 resolved: an eighth of the memory this process may use,
-// between 256 MiB and 3 GiB. Only the largest launches fill it (2048³ on an H100:
-// docs/PERFORMANCE.md), and what it buys is seeks that land at once instead of replaying for a
-// second.
+// SimConfig::checkpoint_budget_bytes, 0 resolved (default_checkpoint_budget_bytes).
 std::size_t checkpoint_budget(const SimConfig& cfg) {
-  if (cfg.checkpoint_budget_bytes > 0) return cfg.checkpoint_budget_bytes;
-  const double host = usable_memory_bytes();
-  constexpr double kMin = 256.0 * (1 << 20), kMax = 3.0 * (1 << 30);
-  return static_cast<std::size_t>(std::clamp(host / 8, kMin, kMax));
+  return cfg.checkpoint_budget_bytes > 0 ? cfg.checkpoint_budget_bytes : default_checkpoint_budget_bytes();
 }
 
 int resolve_block(const GpuPreset& gpu, int block, Kernel kernel) {
@@ -147,6 +141,13 @@ void check_config(const SimConfig& cfg) {
 }
 
 }  // namespace
+
+// Only the largest launches fill it (2048³ on an H100: docs/PERFORMANCE.md), and what it buys is
+// seeks that land at once instead of replaying for a second.
+std::size_t default_checkpoint_budget_bytes() {
+  constexpr double kMin = 256.0 * (1 << 20), kMax = 3.0 * (1 << 30);
+  return static_cast<std::size_t>(std::clamp(usable_memory_bytes() / 8, kMin, kMax));
+}
 
 Estimate estimate(const GpuPreset& gpu, const SimConfig& in) {
   SimConfig cfg = in;
@@ -555,6 +556,13 @@ std::size_t Simulation::checkpoint_count() const {
 std::size_t Simulation::checkpoint_bytes() const {
   std::lock_guard lock(impl_->mu);
   return impl_->cps_bytes;
+}
+
+std::size_t Simulation::held_bytes() const {
+  const auto bytes = [](const auto& v) { return v.size() * sizeof(v[0]); };
+  const Impl& x = *impl_;
+  return bytes(x.in.a) + bytes(x.in.b) + bytes(x.out.value) + bytes(x.out.finish) + bytes(x.out.owner) +
+         checkpoint_bytes();
 }
 
 int Simulation::sm_count() const { return impl_->gpu.sm_count; }

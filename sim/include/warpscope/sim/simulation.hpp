@@ -104,6 +104,10 @@ struct Estimate {
 };
 Estimate estimate(const GpuPreset& gpu, const SimConfig& cfg);
 
+// SimConfig::checkpoint_budget_bytes when it is 0: an eighth of the memory this process may use,
+// between 256 MiB and 3 GiB.
+std::size_t default_checkpoint_budget_bytes();
+
 // Thrown by the constructor for a launch that cannot run (0 blocks fit) or a refused request.
 struct SimRefused : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -208,6 +212,10 @@ class Simulation {
   double cycle_to_ms(std::int64_t cycle) const;
   std::size_t checkpoint_count() const;
   std::size_t checkpoint_bytes() const;
+  // What it holds that grows with the launch: A and B, C's values, finish cycles and owners, and
+  // the checkpoints. Not counted: the two models' own state and the copy of B that rebuilding
+  // sums reads (~30 MB together for tiled 2048³ on an H100). For a caller that keeps several.
+  std::size_t held_bytes() const;
 
   // Geometry.
   int sm_count() const;

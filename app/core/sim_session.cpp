@@ -25,7 +25,49 @@ void SimSession::configure(const SimControls& controls) {
     next_build_ = controls;
     return;
   }
-  start_build(controls);
+  if (!adopt_kept(controls)) start_build(controls);
+}
+
+std::size_t SimSession::kept_bytes() const {
+  std::size_t bytes = 0;
+  for (const auto& k : kept_) bytes += k.sim->held_bytes();
+  return bytes;
+}
+
+bool SimSession::adopt_kept(const SimControls& controls) {
+  const auto found = std::find_if(kept_.begin(), kept_.end(), [&](const Kept& k) { return k.controls == controls; });
+  if (found == kept_.end()) return false;
+  auto kept = std::move(found->sim);
+  kept_.erase(found);
+  // Shown from its start, as a new build would be; where the step or the user wants it comes next.
+  kept->seek(0);
+  adopt(std::move(kept), controls, true);
+  return true;
+}
+
+void SimSession::adopt(std::unique_ptr<sim::Simulation> built, const SimControls& controls, bool reused) {
+  // A run still going is dropped: keeping it would keep its thread simulating behind the new one.
+  if (sim_ && sim_->complete() && sim_->background_error().empty()) {
+    kept_.push_back({shown_, std::move(sim_)});
+    if (kept_budget_bytes_ == 0) kept_budget_bytes_ = sim::default_checkpoint_budget_bytes();
+    while (!kept_.empty() && (kept_.size() > kMaxKept || kept_bytes() > kept_budget_bytes_)) kept_.erase(kept_.begin());
+  }
+  sim_ = std::move(built);
+  shown_ = controls;
+  reused_ = reused;
+  seek_pending_.reset();
+  ++generation_;
+  error_ = sim_ ? std::string() : pending_error_;
+  cycle_debt_ = 0;
+  anchor_scanned_to_ = 0;  // a new simulation: the last one's look proves nothing
+  apply_deferred();
+}
+
+void SimSession::apply_deferred() {
+  if (sim_ && deferred_seek_) seek(*deferred_seek_);
+  if (sim_ && deferred_play_) set_playing(*deferred_play_);
+  deferred_seek_.reset();
+  deferred_play_.reset();
 }
 
 int window_sim_threads() {
@@ -34,6 +76,8 @@ int window_sim_threads() {
 }
 
 void SimSession::start_build(const SimControls& controls) {
+  pending_controls_ = controls;
+  ++builds_started_;
   error_.clear();
   pending_error_.clear();
   auto error_slot = &pending_error_;
@@ -204,21 +248,18 @@ bool SimSession::update(double dt, double budget_ms) {
   if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
     auto built = pending_.get();
     if (next_build_) {
-      start_build(*next_build_);
+      const SimControls next = *next_build_;
       next_build_.reset();
+      if (sim_ && next == shown_) {  // asked back for the one still shown: the build is dropped
+        apply_deferred();
+        return true;
+      }
+      if (adopt_kept(next)) return true;
+      start_build(next);
       return changed;
     }
-    sim_ = std::move(built);
-    seek_pending_.reset();
-    ++generation_;
-    error_ = sim_ ? std::string() : pending_error_;
-    cycle_debt_ = 0;
+    adopt(std::move(built), pending_controls_, false);
     changed = true;
-    if (sim_ && deferred_seek_) seek(*deferred_seek_);
-    anchor_scanned_to_ = 0;  // a new simulation: the last one's look proves nothing
-    if (sim_ && deferred_play_) set_playing(*deferred_play_);
-    deferred_seek_.reset();
-    deferred_play_.reset();
   }
   if (sim_ && error_.empty() && !sim_->complete()) error_ = sim_->background_error();
   if (sim_ && anchor_ && !pending_.valid()) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "warpscope/sim/simulation.hpp"
 
@@ -103,14 +104,43 @@ class SimSession {
   // miss a new one allocated where the old one was freed, and draw it with the old layout.
   std::uint64_t generation() const { return generation_; }
 
+  // Finished simulations shown before, kept so that going back to a lesson step, or flipping
+  // between two presets, shows the launch at once instead of simulating it again. Newest last;
+  // the oldest go first once they hold more than the checkpoint budget of one simulation
+  // (sim::default_checkpoint_budget_bytes) or number more than kMaxKept.
+  static constexpr std::size_t kMaxKept = 4;
+  std::size_t kept_count() const { return kept_.size(); }
+  std::size_t kept_bytes() const;
+  // Whether the simulation shown now was adopted from the kept ones rather than built.
+  bool reused() const { return reused_; }
+  // Simulations started by this session: a launch shown again is not counted again.
+  std::uint64_t builds_started() const { return builds_started_; }
+
  private:
   SimControls requested_;
   bool have_requested_ = false;
   std::unique_ptr<sim::Simulation> sim_;
+  SimControls shown_;  // what sim_ was built for
+  bool reused_ = false;
+  std::uint64_t builds_started_ = 0;
   std::uint64_t generation_ = 0;
   void start_build(const SimControls& controls);
+  // Shows `built` (made for `controls`), keeping the one shown until now if it is complete.
+  void adopt(std::unique_ptr<sim::Simulation> built, const SimControls& controls, bool reused);
+  // Adopts the kept simulation of `controls`, if there is one.
+  bool adopt_kept(const SimControls& controls);
+  // The seek and play asked for while a build was pending, now that what is shown is settled.
+  void apply_deferred();
+
+  struct Kept {
+    SimControls controls;
+    std::unique_ptr<sim::Simulation> sim;
+  };
+  std::vector<Kept> kept_;
+  std::size_t kept_budget_bytes_ = 0;  // resolved on first use
 
   std::future<std::unique_ptr<sim::Simulation>> pending_;
+  SimControls pending_controls_;
   std::optional<SimControls> next_build_;  // asked for while another build was running
   std::string pending_error_;  // written by the builder, read after the future is ready
   std::string error_;

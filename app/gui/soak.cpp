@@ -232,17 +232,17 @@ void SoakDriver::note_result(const kernels::JobResult& r) {
 }
 
 void SoakDriver::finish(std::uint64_t live_matrix_bytes, std::uint64_t font_atlas_bytes,
-                        std::uint64_t checkpoint_bytes) {
+                        std::uint64_t simulation_bytes) {
   peak_rss_ = peak_rss_bytes();
   final_rss_ = live_rss_bytes();
-  checkpoint_bytes_ = checkpoint_bytes;
+  simulation_bytes_ = simulation_bytes;
   if (start_rss_ == 0) start_rss_ = final_rss_;  // a run shorter than the baseline delay
-  const std::uint64_t allowed = start_rss_ + live_matrix_bytes + font_atlas_bytes + checkpoint_bytes + kRssSlackBytes;
+  const std::uint64_t allowed = start_rss_ + live_matrix_bytes + font_atlas_bytes + simulation_bytes + kRssSlackBytes;
   if (final_rss_ > allowed)
     errors_.push_back(fmt::format("memory grew from {} MiB to {} MiB; live matrices ({} MiB), the font atlas ({} MiB), "
-                                  "the simulation's checkpoints ({} MiB) and {} MiB of slack explain {} MiB",
+                                  "the simulations kept ({} MiB) and {} MiB of slack explain {} MiB",
                                   mib(start_rss_), mib(final_rss_), mib(live_matrix_bytes), mib(font_atlas_bytes),
-                                  mib(checkpoint_bytes), mib(kRssSlackBytes), mib(allowed)));
+                                  mib(simulation_bytes), mib(kRssSlackBytes), mib(allowed)));
 }
 
 nlohmann::json SoakDriver::report() const {
@@ -255,7 +255,7 @@ nlohmann::json SoakDriver::report() const {
           {"start_rss_mib", mib(start_rss_)},
           {"peak_rss_mib", mib(peak_rss_)},
           {"final_rss_mib", mib(final_rss_)},
-          {"checkpoint_mib", mib(checkpoint_bytes_)},
+          {"simulation_mib", mib(simulation_bytes_)},
           {"runs_finished", runs_finished_},
           {"runs_verified", runs_verified_},
           {"runs_skipped", runs_skipped_},

@@ -48,8 +48,9 @@ class SoakDriver {
 
   bool done() const;
   // Ends the run: `live_matrix_bytes` is what real runs still hold (A, B, C) when it ends,
-  // `checkpoint_bytes` what the simulation on screen keeps for seeking (bounded by its budget).
-  void finish(std::uint64_t live_matrix_bytes, std::uint64_t font_atlas_bytes, std::uint64_t checkpoint_bytes);
+  // `simulation_bytes` what the simulations hold on purpose: the checkpoints of the one on screen
+  // and the finished ones kept for going back (each bounded by the checkpoint budget).
+  void finish(std::uint64_t live_matrix_bytes, std::uint64_t font_atlas_bytes, std::uint64_t simulation_bytes);
   bool failed() const { return !errors_.empty(); }
   nlohmann::json report() const;
 
@@ -59,8 +60,8 @@ class SoakDriver {
 #else
   static constexpr double kMaxFrameMsWhileWorking = 1000.0;
 #endif
-  // Memory the app may gain over a run for things other than live matrices and the shown
-  // simulation's checkpoints: glibc keeping freed pages, Mesa's caches. Growth beyond this fails
+  // Memory the app may gain over a run for things other than live matrices and the simulations
+  // it keeps: glibc keeping freed pages, Mesa's caches. Growth beyond this fails
   // the soak.
 #if defined(__SANITIZE_ADDRESS__)
   // AddressSanitizer also holds freed memory back in its quarantine (256 MiB by default).
@@ -83,7 +84,7 @@ class SoakDriver {
   double last_now_ = 0;
   long long actions_ = 0, frames_ = 0;
   double worst_frame_ms_ = 0, worst_busy_frame_ms_ = 0;
-  std::uint64_t start_rss_ = 0, peak_rss_ = 0, final_rss_ = 0, checkpoint_bytes_ = 0;
+  std::uint64_t start_rss_ = 0, peak_rss_ = 0, final_rss_ = 0, simulation_bytes_ = 0;
   int runs_finished_ = 0, runs_verified_ = 0, runs_skipped_ = 0;
   std::vector<std::string> errors_;
   std::string last_action_ = "start";  // named in a fault, so it can be reproduced

@@ -269,7 +269,6 @@ int run_gui(const GuiOptions& options) {
   if (options.cpu_preset) sim_panel.controls.cpu_preset = *options.cpu_preset;
   if (options.block) sim_panel.controls.block = *options.block;
   if (options.sim_kernel) sim_panel.kernel_override = sim::parse_kernel(*options.sim_kernel);
-  sim_panel.sync(real_run.session.controls());
   const auto requested_at = std::chrono::steady_clock::now();
 
   RooflinePanel roofline_panel;
@@ -302,6 +301,8 @@ int run_gui(const GuiOptions& options) {
       player.start_at(static_cast<std::size_t>(std::max(0, first)), real_run, sim_panel);
     }
   }
+  // Not before the lesson's first step is known: a build of the default launch would only delay it.
+  if (!player.active()) sim_panel.sync(real_run.session.controls());
   if (options.cycle) sim_panel.session.seek_when_ready(*options.cycle);
   if (options.zoom) apply_zoom(sim_panel.gpu_view, *options.zoom);
   if (options.select) apply_selection(sim_panel, *options.select);
@@ -710,7 +711,7 @@ int run_gui(const GuiOptions& options) {
                                    : 0;
     const sim::Simulation* shown = sim_panel.session.simulation();
     soak->finish(live, static_cast<std::uint64_t>(fonts->TexWidth) * fonts->TexHeight * 4,
-                 shown != nullptr ? shown->checkpoint_bytes() : 0);
+                 (shown != nullptr ? shown->checkpoint_bytes() : 0) + sim_panel.session.kept_bytes());
     std::printf("%s\n", soak->report().dump().c_str());
     if (soak->failed()) exit_code = 1;
   }
@@ -734,6 +735,9 @@ int run_gui(const GuiOptions& options) {
     state["total_cycles"] = sim_panel.session.total_cycles();
     state["simulated_cycles"] = sim_panel.session.simulated_cycles();
     state["simulation_complete"] = sim_panel.session.complete();
+    state["simulation_reused"] = sim_panel.session.reused();
+    state["simulations_kept"] = sim_panel.session.kept_count();
+    state["simulations_built"] = sim_panel.session.builds_started();
     state["first_frame"] = first_frame;
     state["playing"] = sim_panel.session.playing();
     state["speed"] = sim_panel.session.speed();

@@ -181,6 +181,15 @@ TEST_F(GuiLesson, ComingBackToAStepResumesWhereItWasLeft) {
   EXPECT_EQ(back["cycle"].get<long long>(), start + 3);
 }
 
+TEST_F(GuiLesson, AStepThatShowsAnEarlierLaunchDoesNotSimulateItAgain) {
+  // Steps 1 and 3 animate the same 64³ launch, step 2 a 1024³ one. Whether step 2's run has started
+  // when the lecturer moves on or not, step 3 shows step 1's simulation: two built, not three.
+  const auto s = state_of("--lesson " + lessons + "/gpu-story.en.toml --keys Right,Right");
+  EXPECT_EQ(s["lesson_step"], 3);
+  EXPECT_EQ(s["simulations_built"], 2);
+  EXPECT_EQ(s["animated"], nlohmann::json::array({64, 64, 64}));
+}
+
 TEST_F(GuiLesson, ABrokenLessonIsAnErrorWithItsLocation) {
   const fs::path broken = fs::path(out_dir) / "broken.toml";
   std::ofstream(broken) << "title = \"x\"\n[[step]]\ntitle = \"a\"\ngpu_preset = \"nope\"\n";

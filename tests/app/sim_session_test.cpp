@@ -172,3 +172,95 @@ TEST(SimSession, MidRunIsHalfTheSimulatedTotalAndAnyOtherSeekCancelsIt) {
   EXPECT_EQ(session.cycle(), 7);
   EXPECT_FALSE(session.anchor_pending());
 }
+
+// Going back to a lesson step, or flipping between two presets, shows a launch simulated before at
+// once: the finished simulation was kept, and it is the same one a new build would give.
+TEST(SimSession, AFinishedLaunchShownAgainIsAdoptedAtOnceAndIsExact) {
+  app::SimSession session;
+  app::SimControls first = small_launch();
+  app::SimControls second = small_launch();
+  second.gpu_preset = "gtx580";
+  session.configure(first);
+  session.wait_ready();
+  const std::int64_t total = session.total_cycles();
+  session.seek(total / 3);
+  session.configure(second);
+  session.wait_ready();
+  EXPECT_FALSE(session.reused());
+  EXPECT_EQ(session.kept_count(), 1u);
+  EXPECT_GT(session.kept_bytes(), 2u * 64 * 64 * 4) << "A, B and C at least";
+
+  const auto generation = session.generation();
+  session.configure(first);
+  // No update() and no wait: it is shown as soon as it is asked for.
+  ASSERT_NE(session.simulation(), nullptr);
+  EXPECT_TRUE(session.reused());
+  EXPECT_FALSE(session.building());
+  EXPECT_TRUE(session.complete());
+  EXPECT_EQ(session.generation(), generation + 1) << "a view keyed on the generation redraws";
+  EXPECT_EQ(session.simulation()->gpu().id, "h100");
+  EXPECT_EQ(session.cycle(), 0) << "from its start, like a new build, not where it was left";
+  EXPECT_EQ(session.total_cycles(), total);
+  EXPECT_EQ(session.kept_count(), 1u) << "the gtx580 run is kept in its place";
+
+  // Its states are a fresh run's.
+  sim::SimConfig cfg;
+  cfg.shape = first.shape;
+  cfg.block = first.block;
+  cfg.kernel = first.kernel;
+  sim::Simulation fresh(sim::find_gpu("h100"), sim::find_cpu("i7-3960x"), cfg);
+  for (const std::int64_t c : {total / 2, std::int64_t{3}, total}) {
+    session.seek(c);
+    session.finish_seek();
+    fresh.seek(c);
+    EXPECT_EQ(session.simulation()->digest(), fresh.digest()) << "cycle " << c;
+  }
+}
+
+TEST(SimSession, KeptLaunchesAreFewAndOnlyFinishedOnes) {
+  app::SimSession session;
+  // More launches than are kept: the oldest goes, and showing it again builds it anew.
+  const char* presets[] = {"h100", "gtx580", "v100", "a100-80gb", "c1060", "p100"};
+  static_assert(std::size(presets) > app::SimSession::kMaxKept + 1);
+  app::SimControls c = small_launch();
+  for (const char* p : presets) {
+    c.gpu_preset = p;
+    session.configure(c);
+    session.wait_ready();
+    ASSERT_NE(session.simulation(), nullptr) << p << ": " << session.error();
+  }
+  EXPECT_EQ(session.kept_count(), app::SimSession::kMaxKept);
+  c.gpu_preset = presets[0];
+  session.configure(c);
+  EXPECT_TRUE(session.building()) << "the oldest was let go";
+  session.wait_ready();
+  EXPECT_FALSE(session.reused());
+  c.gpu_preset = presets[std::size(presets) - 2];
+  session.configure(c);
+  EXPECT_TRUE(session.reused());
+
+  // Asked back for the launch still shown while another one is being built: the build is dropped
+  // when it ends, and the seek asked for meanwhile lands on the one shown.
+  const auto builds = session.builds_started();
+  const auto generation = session.generation();
+  const app::SimControls shown = c;
+  session.configure(seek_launch());
+  ASSERT_TRUE(session.building());
+  session.configure(shown);
+  session.seek_when_ready(std::int64_t{5});
+  session.wait_adopted();
+  EXPECT_EQ(session.builds_started(), builds + 1);
+  EXPECT_EQ(session.generation(), generation) << "nothing new adopted";
+  EXPECT_EQ(session.simulation()->gpu().id, shown.gpu_preset);
+  EXPECT_EQ(session.cycle(), 5);
+
+  // A run still simulating is not kept: it would go on simulating behind the one shown.
+  app::SimSession fresh;
+  fresh.configure(seek_launch());
+  fresh.wait_adopted();
+  ASSERT_NE(fresh.simulation(), nullptr) << fresh.error();
+  const bool was_complete = fresh.complete();
+  fresh.configure(small_launch());
+  fresh.wait_ready();
+  EXPECT_EQ(fresh.kept_count(), was_complete ? 1u : 0u);
+}

@@ -181,6 +181,19 @@ TEST_F(GuiLesson, ComingBackToAStepResumesWhereItWasLeft) {
   EXPECT_EQ(back["cycle"].get<long long>(), start + 3);
 }
 
+// Step 2's busy chip is the point of its caption ("all at the same time"). At "mid-run" it waited
+// for the whole 1024³ launch, ~25 s on 2 cores, showing the lecturer a dark grid at cycle 0; at a
+// cycle early in the run it is there in a few frames, as a user sees it (--no-wait).
+TEST_F(GuiLesson, TheThousandsOfWorkersStepShowsItsBusyChipAtOnce) {
+  const auto run = ws::test_support::run_window(
+      "lesson_busy_at_once", "--frames 30 --no-run --no-wait --print-state --lesson " + lessons + "/gpu-story.en.toml --step 2");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_FALSE(run.state.is_discarded()) << run.output;
+  EXPECT_GT(run.state["cycle"].get<long long>(), 0);
+  EXPECT_GE(run.state["picture"]["lanes_active"].get<long long>(), 10000) << run.state["picture"].dump();
+  EXPECT_EQ(run.state["picture"]["lanes_not_resident"], 0) << "every SM full";
+}
+
 TEST_F(GuiLesson, AStepThatShowsAnEarlierLaunchDoesNotSimulateItAgain) {
   // Steps 1 and 3 animate the same 64³ launch, step 2 a 1024³ one. Whether step 2's run has started
   // when the lecturer moves on or not, step 3 shows step 1's simulation: two built, not three.

@@ -99,6 +99,7 @@ class SimSession {
   // simulated); playback holds until then. A seek of any other kind cancels it.
   void seek_when_ready(const SeekAnchor& anchor);
   bool anchor_pending() const { return anchor_.has_value(); }
+  const std::optional<SeekAnchor>& pending_anchor() const { return anchor_; }
   void play_when_ready(bool play);
   // Changes each time a new simulation is adopted. Views keyed on the Simulation's address would
   // miss a new one allocated where the old one was freed, and draw it with the old layout.

@@ -240,7 +240,7 @@ void SoakDriver::finish(std::uint64_t live_matrix_bytes, std::uint64_t font_atla
   const std::uint64_t allowed = start_rss_ + live_matrix_bytes + font_atlas_bytes + simulation_bytes + kRssSlackBytes;
   if (final_rss_ > allowed)
     errors_.push_back(fmt::format("memory grew from {} MiB to {} MiB; live matrices ({} MiB), the font atlas ({} MiB), "
-                                  "the simulations kept ({} MiB) and {} MiB of slack explain {} MiB",
+                                  "the simulation on screen and those kept ({} MiB) and {} MiB of slack explain {} MiB",
                                   mib(start_rss_), mib(final_rss_), mib(live_matrix_bytes), mib(font_atlas_bytes),
                                   mib(simulation_bytes), mib(kRssSlackBytes), mib(allowed)));
 }

@@ -28,6 +28,10 @@ std::string buffer_status(const SimSession& session) {
     if (*target <= session.simulated_cycles()) return TF("timeline.seeking", *target);
     return TF("timeline.seeking_simulating", *target, percent);
   }
+  // The view holds at its cycle until the anchor resolves: say why, or the still chip looks stuck.
+  if (const auto& anchor = session.pending_anchor())
+    return TF(anchor->kind == SeekAnchor::Kind::mid_run ? "timeline.waiting_mid_run" : "timeline.waiting_first_issue",
+              percent);
   if (session.buffering()) return TF("timeline.buffering", percent);
   return TF("timeline.simulating_to", percent, session.simulated_cycles());
 }

@@ -735,6 +735,8 @@ int run_gui(const GuiOptions& options) {
     state["total_cycles"] = sim_panel.session.total_cycles();
     state["simulated_cycles"] = sim_panel.session.simulated_cycles();
     state["simulation_complete"] = sim_panel.session.complete();
+    const auto& anchor = sim_panel.session.pending_anchor();
+    state["anchor_pending"] = !anchor ? "" : anchor->kind == SeekAnchor::Kind::mid_run ? "mid-run" : "first-issue";
     state["simulation_reused"] = sim_panel.session.reused();
     state["simulations_kept"] = sim_panel.session.kept_count();
     state["simulations_built"] = sim_panel.session.builds_started();

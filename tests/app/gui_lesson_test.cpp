@@ -194,6 +194,25 @@ TEST_F(GuiLesson, TheThousandsOfWorkersStepShowsItsBusyChipAtOnce) {
   EXPECT_EQ(run.state["picture"]["lanes_not_resident"], 0) << "every SM full";
 }
 
+TEST_F(GuiLesson, AStepWaitingForMidRunSaysSoUnderTheChip) {
+  // Step 7 opens "mid-run" on the 1024³ launch: that cycle is known only once the whole run is
+  // simulated (~25 s on two cores), and until then the chip holds still. The timeline says why.
+  for (const std::string lang : {"en", "ko"}) {
+    const auto run = ws::test_support::run_window(
+        "lesson_mid_run_wait_" + lang,
+        "--frames 5 --no-run --no-wait --print-state --lesson " + lessons + "/gpu-story." + lang + ".toml --step 7");
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    ASSERT_FALSE(run.state.is_discarded()) << run.output;
+    if (run.state["simulation_complete"].get<bool>()) GTEST_SKIP() << "the whole launch was simulated in 5 frames";
+    EXPECT_EQ(run.state["anchor_pending"], "mid-run");
+    const std::string wanted = lang == "en" ? "to show its middle" : "중간을 보여";
+    bool said = false;
+    for (const auto& t : run.state["clipped_text"]["drawn"])
+      said = said || t["text"].get<std::string>().find(wanted) != std::string::npos;
+    EXPECT_TRUE(said) << run.state["clipped_text"]["drawn"].dump();
+  }
+}
+
 TEST_F(GuiLesson, AStepThatShowsAnEarlierLaunchDoesNotSimulateItAgain) {
   // Steps 1 and 3 animate the same 64³ launch, step 2 a 1024³ one. Whether step 2's run has started
   // when the lecturer moves on or not, step 3 shows step 1's simulation: two built, not three.

@@ -29,12 +29,45 @@ void SimSession::configure(const SimControls& controls) {
 }
 
 std::size_t SimSession::kept_bytes() const {
-  std::size_t bytes = 0;
+  std::size_t bytes = finishing_.sim ? finishing_.sim->held_bytes() : 0;
   for (const auto& k : kept_) bytes += k.sim->held_bytes();
   return bytes;
 }
 
+void SimSession::keep(const SimControls& controls, std::unique_ptr<sim::Simulation> sim) {
+  kept_.push_back({controls, std::move(sim)});
+  if (kept_budget_bytes_ == 0) kept_budget_bytes_ = sim::default_checkpoint_budget_bytes();
+  std::size_t bytes = 0;
+  for (const auto& k : kept_) bytes += k.sim->held_bytes();
+  while (!kept_.empty() && (kept_.size() > kMaxKept || bytes > kept_budget_bytes_)) {
+    bytes -= kept_.front().sim->held_bytes();
+    kept_.erase(kept_.begin());
+  }
+}
+
+void SimSession::tend_finishing() {
+  if (!finishing_.sim) return;
+  if (!finishing_.sim->background_error().empty()) {
+    finishing_ = {};
+    return;
+  }
+  if (finishing_.sim->complete()) {
+    keep(finishing_.controls, std::move(finishing_.sim));
+    finishing_ = {};
+    return;
+  }
+  finishing_.sim->set_background_paused(pending_.valid() || (sim_ && !sim_->complete()));
+}
+
 bool SimSession::adopt_kept(const SimControls& controls) {
+  if (finishing_.sim && finishing_.controls == controls) {
+    auto run = std::move(finishing_.sim);
+    finishing_ = {};
+    run->set_background_paused(false);
+    run->seek(0);
+    adopt(std::move(run), controls, true);
+    return true;
+  }
   const auto found = std::find_if(kept_.begin(), kept_.end(), [&](const Kept& k) { return k.controls == controls; });
   if (found == kept_.end()) return false;
   auto kept = std::move(found->sim);
@@ -46,11 +79,9 @@ bool SimSession::adopt_kept(const SimControls& controls) {
 }
 
 void SimSession::adopt(std::unique_ptr<sim::Simulation> built, const SimControls& controls, bool reused) {
-  // A run still going is dropped: keeping it would keep its thread simulating behind the new one.
-  if (sim_ && sim_->complete() && sim_->background_error().empty()) {
-    kept_.push_back({shown_, std::move(sim_)});
-    if (kept_budget_bytes_ == 0) kept_budget_bytes_ = sim::default_checkpoint_budget_bytes();
-    while (!kept_.empty() && (kept_.size() > kMaxKept || kept_bytes() > kept_budget_bytes_)) kept_.erase(kept_.begin());
+  if (sim_ && sim_->background_error().empty()) {
+    if (sim_->complete()) keep(shown_, std::move(sim_));
+    else finishing_ = {shown_, std::move(sim_)};  // an older one still finishing is dropped
   }
   sim_ = std::move(built);
   shown_ = controls;
@@ -60,6 +91,7 @@ void SimSession::adopt(std::unique_ptr<sim::Simulation> built, const SimControls
   error_ = sim_ ? std::string() : pending_error_;
   cycle_debt_ = 0;
   anchor_scanned_to_ = 0;  // a new simulation: the last one's look proves nothing
+  tend_finishing();
   apply_deferred();
 }
 
@@ -98,6 +130,7 @@ void SimSession::start_build(const SimControls& controls) {
       return nullptr;
     }
   });
+  tend_finishing();  // the launch asked for has the cores first
 }
 
 void SimSession::wait_adopted() {
@@ -261,6 +294,7 @@ bool SimSession::update(double dt, double budget_ms) {
     adopt(std::move(built), pending_controls_, false);
     changed = true;
   }
+  tend_finishing();
   if (sim_ && error_.empty() && !sim_->complete()) error_ = sim_->background_error();
   if (sim_ && anchor_ && !pending_.valid()) {
     resolve_anchor();

@@ -111,7 +111,14 @@ class SimSession {
   // (sim::default_checkpoint_budget_bytes) or number more than kMaxKept.
   static constexpr std::size_t kMaxKept = 4;
   std::size_t kept_count() const { return kept_.size(); }
+  // What the kept simulations and the one finishing hold.
   std::size_t kept_bytes() const;
+  // A launch left before it was simulated to its end goes on being simulated, so that a lecturer
+  // who comes back to it (a later step on the same launch) finds it done; it waits while the
+  // launch shown is still being simulated, which has the cores first. Only the last one left goes
+  // on (an older one is dropped); finished, it joins the kept ones.
+  bool finishing() const { return finishing_.sim != nullptr; }
+  bool finishing_paused() const { return finishing_.sim && finishing_.sim->background_paused(); }
   // Whether the simulation shown now was adopted from the kept ones rather than built.
   bool reused() const { return reused_; }
   // Simulations started by this session: a launch shown again is not counted again.
@@ -139,6 +146,10 @@ class SimSession {
   };
   std::vector<Kept> kept_;
   std::size_t kept_budget_bytes_ = 0;  // resolved on first use
+  void keep(const SimControls& controls, std::unique_ptr<sim::Simulation> sim);
+  Kept finishing_;
+  // Pauses or resumes the finishing run; moves it to the kept ones once complete.
+  void tend_finishing();
 
   std::future<std::unique_ptr<sim::Simulation>> pending_;
   SimControls pending_controls_;

@@ -739,6 +739,9 @@ int run_gui(const GuiOptions& options) {
     state["anchor_pending"] = !anchor ? "" : anchor->kind == SeekAnchor::Kind::mid_run ? "mid-run" : "first-issue";
     state["simulation_reused"] = sim_panel.session.reused();
     state["simulations_kept"] = sim_panel.session.kept_count();
+    state["simulation_finishing"] = !sim_panel.session.finishing()        ? ""
+                                    : sim_panel.session.finishing_paused() ? "paused"
+                                                                           : "running";
     state["simulations_built"] = sim_panel.session.builds_started();
     state["first_frame"] = first_frame;
     state["playing"] = sim_panel.session.playing();

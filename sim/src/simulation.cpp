@@ -228,6 +228,7 @@ struct Simulation::Impl {
   std::atomic<bool> complete{false};
   std::atomic<bool> stop{false};
   mutable std::atomic<int> waiters{0};  // threads in wait_complete(): the run is not held for them
+  std::atomic<bool> paused{false};      // set_background_paused()
   std::thread producer;
 
   std::int64_t now() const { return g->state().now; }
@@ -312,7 +313,8 @@ struct Simulation::Impl {
     for (const auto& x : pg.state().sms) peak_resident += x.resident_warps;
     while (!pg.state().finished) {
       if (stop.load(std::memory_order_relaxed)) return;
-      if (cfg.progressive && background_runs_held() && waiters.load(std::memory_order_relaxed) == 0) {
+      if (cfg.progressive && (background_runs_held() || paused.load(std::memory_order_relaxed)) &&
+          waiters.load(std::memory_order_relaxed) == 0) {
         // Polled: a held run costs a wake-up every few milliseconds, and stop still lands at once.
         std::this_thread::sleep_for(std::chrono::milliseconds(4));
         continue;
@@ -539,6 +541,8 @@ double Simulation::simulated_fraction() const {
 }
 
 void Simulation::wait_until_complete() const { impl_->wait_complete(); }
+void Simulation::set_background_paused(bool paused) { impl_->paused.store(paused, std::memory_order_relaxed); }
+bool Simulation::background_paused() const { return impl_->paused.load(std::memory_order_relaxed); }
 
 std::string Simulation::background_error() const {
   std::lock_guard lock(impl_->mu);

@@ -170,3 +170,26 @@ TEST(SimProgressive, AHeldBackgroundRunWaitsAndThenCompletes) {
   reference.seek(reference.total_cycles() / 2);
   EXPECT_EQ(held.digest(), reference.digest());
 }
+
+// One run paused (the window's run for a step it has left) waits while others go on, and once
+// resumed finishes exactly as it would have.
+TEST(SimProgressive, APausedRunWaitsAloneAndThenCompletesExactly) {
+  Simulation paused(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 256, true));
+  paused.set_background_paused(true);
+  EXPECT_TRUE(paused.background_paused());
+  // A slice under way when it was paused still ends: let it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  const std::int64_t at_pause = paused.simulated_cycles();
+  Simulation other(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 128, true));
+  other.wait_until_complete();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // 256³ takes ~0.1 s unpaused
+  EXPECT_EQ(paused.simulated_cycles(), at_pause) << "moved on while paused";
+  EXPECT_FALSE(paused.complete());
+  paused.set_background_paused(false);
+  while (!paused.complete()) std::this_thread::sleep_for(std::chrono::milliseconds(5));  // no waiter: it runs unpaused
+  Simulation reference(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 256, false));
+  EXPECT_EQ(paused.total_cycles(), reference.total_cycles());
+  paused.seek(paused.total_cycles() / 3);
+  reference.seek(reference.total_cycles() / 3);
+  EXPECT_EQ(paused.digest(), reference.digest());
+}

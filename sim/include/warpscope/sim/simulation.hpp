@@ -207,6 +207,11 @@ class Simulation {
   std::int64_t simulated_cycles() const;    // how far the (background) run has got
   double simulated_fraction() const;        // of the warp instructions; 1 once complete
   void wait_until_complete() const;         // throws if the background run failed
+  // While paused, this one background run waits between its slices, as all do under
+  // hold_background_runs(); a thread in wait_until_complete() still has it run. A window pauses a
+  // run it has moved away from while the one it shows is still being simulated.
+  void set_background_paused(bool paused);
+  bool background_paused() const;
   std::string background_error() const;     // why the background run stopped, if it failed
   bool gpu_done() const;
   double cycle_to_ms(std::int64_t cycle) const;

@@ -28,21 +28,21 @@ void SimSession::configure(const SimControls& controls) {
   if (!adopt_kept(controls)) start_build(controls);
 }
 
-std::size_t SimSession::kept_bytes() const {
-  std::size_t bytes = finishing_.sim ? finishing_.sim->held_bytes() : 0;
+std::size_t SimSession::finished_kept_bytes() const {
+  std::size_t bytes = 0;
   for (const auto& k : kept_) bytes += k.sim->held_bytes();
   return bytes;
+}
+
+std::size_t SimSession::kept_bytes() const {
+  return finished_kept_bytes() + (finishing_.sim ? finishing_.sim->held_bytes() : 0);
 }
 
 void SimSession::keep(const SimControls& controls, std::unique_ptr<sim::Simulation> sim) {
   kept_.push_back({controls, std::move(sim)});
   if (kept_budget_bytes_ == 0) kept_budget_bytes_ = sim::default_checkpoint_budget_bytes();
-  std::size_t bytes = 0;
-  for (const auto& k : kept_) bytes += k.sim->held_bytes();
-  while (!kept_.empty() && (kept_.size() > kMaxKept || bytes > kept_budget_bytes_)) {
-    bytes -= kept_.front().sim->held_bytes();
+  while (!kept_.empty() && (kept_.size() > kMaxKept || finished_kept_bytes() > kept_budget_bytes_))
     kept_.erase(kept_.begin());
-  }
 }
 
 void SimSession::tend_finishing() {
@@ -60,21 +60,20 @@ void SimSession::tend_finishing() {
 }
 
 bool SimSession::adopt_kept(const SimControls& controls) {
+  std::unique_ptr<sim::Simulation> run;
   if (finishing_.sim && finishing_.controls == controls) {
-    auto run = std::move(finishing_.sim);
+    run = std::move(finishing_.sim);
     finishing_ = {};
     run->set_background_paused(false);
-    run->seek(0);
-    adopt(std::move(run), controls, true);
-    return true;
+  } else {
+    const auto found = std::find_if(kept_.begin(), kept_.end(), [&](const Kept& k) { return k.controls == controls; });
+    if (found == kept_.end()) return false;
+    run = std::move(found->sim);
+    kept_.erase(found);
   }
-  const auto found = std::find_if(kept_.begin(), kept_.end(), [&](const Kept& k) { return k.controls == controls; });
-  if (found == kept_.end()) return false;
-  auto kept = std::move(found->sim);
-  kept_.erase(found);
   // Shown from its start, as a new build would be; where the step or the user wants it comes next.
-  kept->seek(0);
-  adopt(std::move(kept), controls, true);
+  run->seek(0);
+  adopt(std::move(run), controls, true);
   return true;
 }
 

@@ -147,6 +147,7 @@ class SimSession {
   std::vector<Kept> kept_;
   std::size_t kept_budget_bytes_ = 0;  // resolved on first use
   void keep(const SimControls& controls, std::unique_ptr<sim::Simulation> sim);
+  std::size_t finished_kept_bytes() const;  // what kept_ holds: the budget bounds this
   Kept finishing_;
   // Pauses or resumes the finishing run; moves it to the kept ones once complete.
   void tend_finishing();

@@ -28,21 +28,31 @@ void SimSession::configure(const SimControls& controls) {
   if (!adopt_kept(controls)) start_build(controls);
 }
 
-std::size_t SimSession::finished_kept_bytes() const {
-  std::size_t bytes = 0;
+std::size_t SimSession::kept_bytes() const {
+  std::size_t bytes = finishing_.sim ? finishing_.sim->held_bytes() : 0;
   for (const auto& k : kept_) bytes += k.sim->held_bytes();
   return bytes;
 }
 
-std::size_t SimSession::kept_bytes() const {
-  return finished_kept_bytes() + (finishing_.sim ? finishing_.sim->held_bytes() : 0);
-}
-
 void SimSession::keep(const SimControls& controls, std::unique_ptr<sim::Simulation> sim) {
   kept_.push_back({controls, std::move(sim)});
+  trim_kept();
+}
+
+void SimSession::trim_kept() {
   if (kept_budget_bytes_ == 0) kept_budget_bytes_ = sim::default_checkpoint_budget_bytes();
-  while (!kept_.empty() && (kept_.size() > kMaxKept || finished_kept_bytes() > kept_budget_bytes_))
+  // The run finishing grows as it goes and counts against the same budget, so that what is held
+  // behind the launch shown stays within one budget more. The newest (the run finishing, else the
+  // last one kept) is the likeliest to be shown again: it stays even alone over budget, as its
+  // own checkpoints are bounded by one budget.
+  const std::size_t newest_stays = finishing_.sim ? 0 : 1;
+  while (kept_.size() > kMaxKept || (kept_.size() > newest_stays && kept_bytes() > kept_budget_bytes_))
     kept_.erase(kept_.begin());
+}
+
+void SimSession::set_kept_budget_bytes(std::size_t bytes) {
+  kept_budget_bytes_ = bytes;
+  trim_kept();
 }
 
 void SimSession::tend_finishing() {
@@ -57,6 +67,7 @@ void SimSession::tend_finishing() {
     return;
   }
   finishing_.sim->set_background_paused(pending_.valid() || (sim_ && !sim_->complete()));
+  trim_kept();
 }
 
 bool SimSession::adopt_kept(const SimControls& controls) {

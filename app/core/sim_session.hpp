@@ -107,12 +107,14 @@ class SimSession {
 
   // Finished simulations shown before, kept so that going back to a lesson step, or flipping
   // between two presets, shows the launch at once instead of simulating it again. Newest last;
-  // the oldest go first once they hold more than the checkpoint budget of one simulation
-  // (sim::default_checkpoint_budget_bytes) or number more than kMaxKept.
+  // the oldest go first once they, with the one finishing (below), hold more than the checkpoint
+  // budget of one simulation (sim::default_checkpoint_budget_bytes), or number more than kMaxKept.
   static constexpr std::size_t kMaxKept = 4;
   std::size_t kept_count() const { return kept_.size(); }
   // What the kept simulations and the one finishing hold.
   std::size_t kept_bytes() const;
+  // The budget of kept_bytes() (0: the default); lowering it lets the oldest go at once.
+  void set_kept_budget_bytes(std::size_t bytes);
   // A launch left before it was simulated to its end goes on being simulated, so that a lecturer
   // who comes back to it (a later step on the same launch) finds it done; it waits while the
   // launch shown is still being simulated, which has the cores first. Only the last one left goes
@@ -147,7 +149,7 @@ class SimSession {
   std::vector<Kept> kept_;
   std::size_t kept_budget_bytes_ = 0;  // resolved on first use
   void keep(const SimControls& controls, std::unique_ptr<sim::Simulation> sim);
-  std::size_t finished_kept_bytes() const;  // what kept_ holds: the budget bounds this
+  void trim_kept();  // the oldest kept go while over kMaxKept or the budget
   Kept finishing_;
   // Pauses or resumes the finishing run; moves it to the kept ones once complete.
   void tend_finishing();

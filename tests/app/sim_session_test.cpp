@@ -317,6 +317,53 @@ TEST(SimSession, ALaunchLeftBeforeItFinishesGoesOnAndIsThereWhenShownAgain) {
   }
 }
 
+// What is held behind the launch shown stays within one checkpoint budget while a launch left
+// part-way goes on and grows: the finished launches kept go first, oldest first, and the one
+// finishing stays, as a lecturer is likelier to come back to it.
+TEST(SimSession, ALaunchGoingOnBehindCountsAgainstTheKeptBudget) {
+  app::SimSession session;
+  app::SimControls oldest = small_launch();
+  app::SimControls older = small_launch();
+  older.gpu_preset = "gtx580";
+  session.configure(oldest);
+  session.wait_ready();
+  session.configure(older);
+  session.wait_ready();
+  const app::SimControls big = left_launch();
+  if (!shown_unfinished(session, big)) GTEST_SKIP() << "the launch was simulated to its end before it was left";
+  app::SimControls next = small_launch();
+  next.gpu_preset = "v100";
+  session.configure(next);
+  session.wait_ready();
+  if (!session.finishing()) GTEST_SKIP() << "the launch left was simulated to its end at once";
+  ASSERT_EQ(session.kept_count(), 2u);
+  // As much as is held now: any checkpoint the run left behind adds must push a kept one out.
+  const std::size_t budget = session.kept_bytes();
+  session.set_kept_budget_bytes(budget);
+  EXPECT_EQ(session.kept_count(), 2u) << "within the budget: nothing goes yet";
+  // (The run grows on its own thread, so the bytes read after an update may already be past what
+  // it weighed: only the counts are checked on the way.)
+  std::size_t kept = session.kept_count();
+  bool went_while_it_ran = false;
+  while (session.finishing()) {
+    session.update(0.0);
+    if (!session.finishing()) break;  // done: it joined the kept ones
+    ASSERT_LE(session.kept_count(), kept) << "nothing joins the kept ones while the run goes on";
+    kept = session.kept_count();
+    went_while_it_ran = went_while_it_ran || kept < 2;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(went_while_it_ran) << "a finished run goes as soon as the run left outgrows the budget, not when it ends";
+  EXPECT_EQ(session.kept_count(), 1u) << "both finished runs went, and the run left is kept, alone";
+  EXPECT_GT(session.kept_bytes(), budget) << "it outgrew what the two others and it held when it was left";
+
+  session.configure(big);
+  EXPECT_TRUE(session.reused()) << "the run left stayed";
+  EXPECT_TRUE(session.complete());
+  session.configure(oldest);
+  EXPECT_TRUE(session.building()) << "the oldest finished run went first";
+}
+
 // The launch shown has the cores first: one left for another launch still being simulated waits.
 TEST(SimSession, ALaunchLeftWaitsWhileTheOneShownIsSimulated) {
   app::SimSession session;

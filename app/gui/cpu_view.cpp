@@ -147,7 +147,8 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int
     const float bottom = std::min(b.y, dl->GetClipRectMax().y);
     float y = a.y + 4;
     // Wrapped between words inside the card; a line with no room left below is dropped whole.
-    // A text cut short ends in "…" on its last line shown, so "k 23 of" never reads as whole.
+    // A text cut short ends in "…" on its last line shown, so "k 23 of" never reads as whole; one
+    // word and "…" ("cell…" on a card with room for one line) says nothing and is left out.
     auto text = [&](ImU32 colour, const std::string& t) {
       const auto lines = wrap_whole_words(t, box_w - 16);
       for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -158,6 +159,7 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int
           std::string rest = lines[i];
           for (std::size_t j = i + 1; j < lines.size(); ++j) rest += " " + lines[j];
           if (auto fitted = fit_whole_words(rest, box_w - 16); !fitted.empty()) shown = std::move(fitted);
+          if (i == 0 && shown.find(' ') == std::string::npos) return;
         }
         dl->AddText(ImVec2(a.x + 8, y), colour, shown.c_str());
         y += line + 1;

@@ -289,20 +289,23 @@ CaptionContent compose_lesson_caption(LessonPlayer& player, RealRunView& real, S
   // No hardware GPU here and no run measured elsewhere: a GPU figure can never come. The step's
   // caption_no_gpu says the point without it; a caption without one gets words for the values.
   ctx.no_gpu_here = ctx.gpu_name.empty() && ctx.gpu_result == nullptr;
-  const std::string caption =
-      lesson::with_fact_sources(ctx.no_gpu_here && !st.caption_no_gpu.empty() ? st.caption_no_gpu : st.caption, lang);
+  const std::string& caption = ctx.no_gpu_here && !st.caption_no_gpu.empty() ? st.caption_no_gpu : st.caption;
   const auto text = lesson::expand_caption(caption, [&](std::string_view key) {
     auto value = caption_value(key, ctx);
     if (!value || value->empty()) ++out.unfilled;
     return value;
   });
+  const std::string sources = lesson::fact_sources(caption, lang);
   content.blocks = lesson::parse_caption_markup(text);
-  for (const auto& block : content.blocks) {
-    if (!out.text.empty()) out.text += '\n';
-    if (block.kind == lesson::CaptionBlock::Kind::list_item) out.text += "\xE2\x80\xA2 ";
-    for (const auto& span : block.spans) out.text += span.text;
+  content.sources = lesson::parse_caption_markup(sources);
+  for (const auto* blocks : {&content.blocks, &content.sources}) {
+    for (const auto& block : *blocks) {
+      if (!out.text.empty()) out.text += '\n';
+      if (block.kind == lesson::CaptionBlock::Kind::list_item) out.text += "\xE2\x80\xA2 ";
+      for (const auto& span : block.spans) out.text += span.text;
+    }
   }
-  content.glyph_text = text + st.title;
+  content.glyph_text = text + sources + st.title;
   return content;
 }
 
@@ -312,6 +315,9 @@ float caption_header_h() { return ImGui::GetFrameHeight() + ImGui::GetStyle().It
 
 // The separator under the title and the space around it.
 float caption_rule_h() { return 1.0f + 2 * ImGui::GetStyle().ItemSpacing.y; }
+
+// The space between the text and its sources: a paragraph's break at the sources' size.
+float sources_gap(float sources_px) { return std::round(0.7f * sources_px); }
 
 }  // namespace
 
@@ -327,8 +333,12 @@ CaptionFit fit_lesson_caption(const CaptionContent& content, const Presentation&
   fit.text_px = caption_px;
   for (;;) {
     fit.title_px = fit.text_px;
+    fit.sources_px = std::max(smallest_px, std::floor(fit.text_px * kSourcesScale));
     const float title_h = bold->CalcTextSizeA(fit.title_px, FLT_MAX, inner_w, content.title.c_str()).y;
-    const float text_h = caption_blocks_height(content.blocks, regular, bold, fit.text_px, inner_w);
+    float text_h = caption_blocks_height(content.blocks, regular, bold, fit.text_px, inner_w);
+    if (!content.sources.empty())
+      text_h += sources_gap(fit.sources_px) +
+                caption_blocks_height(content.sources, regular, bold, fit.sources_px, inner_w);
     // One extra pixel each side: ImGui rounds the window's clip rectangle inwards.
     // The window's title bar is as tall as a frame.
     fit.panel_h = std::ceil(ImGui::GetFrameHeight() + 2 * style.WindowPadding.y + caption_header_h() + title_h +
@@ -378,6 +388,13 @@ int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel
   if (content.rendered.waiting) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   draw_caption_blocks(content.blocks, regular, bold, fit.text_px, inner_w);
   if (content.rendered.waiting) ImGui::PopStyleColor();
+  if (!content.sources.empty()) {
+    // Dummy adds ItemSpacing after itself, as draw_caption_blocks' Dummy did: the gap is exact.
+    ImGui::SetCursorPosY(ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y + sources_gap(fit.sources_px));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    draw_caption_blocks(content.sources, regular, bold, fit.sources_px, inner_w);
+    ImGui::PopStyleColor();
+  }
   return count_missing_glyphs(regular, content.glyph_text);
 }
 

@@ -25,6 +25,10 @@ struct RenderedCaption {
 // sizes the caption panel from it.
 struct CaptionContent {
   std::vector<lesson::CaptionBlock> blocks;
+  // Where the facts it quotes come from ("Source: ..."), drawn under it in smaller, dimmer type:
+  // on the slide for anyone who wants to check, but not at the back row's size, which it used to
+  // take from the text (a step quoting five sources had its text shrink to 19 px at 720 lines).
+  std::vector<lesson::CaptionBlock> sources;
   RenderedCaption rendered;
   std::string title;
   std::string glyph_text;  // every character the panel will draw, for the missing-glyph count
@@ -37,8 +41,10 @@ CaptionContent compose_lesson_caption(LessonPlayer& player, RealRunView& real, S
 struct CaptionFit {
   float text_px = 0;     // the caption's font size
   float title_px = 0;    // the step title's
+  float sources_px = 0;  // the sources line's (CaptionContent::sources): kSourcesScale of text_px
   float panel_h = 0;     // the whole caption window, padding included
 };
+inline constexpr float kSourcesScale = 0.6f;
 CaptionFit fit_lesson_caption(const CaptionContent& content, const Presentation& pres, float panel_w, float max_h,
                               float caption_px);
 

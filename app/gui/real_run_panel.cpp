@@ -371,7 +371,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     else if (!(*r)->verified)
       text_coloured(colour_error(), TF("run.kernel_wrong", (*r)->kernel, fmt::format("{:.2e}", (*r)->max_rel_error),
                                        (*r)->checked_elements));
-    else if (!(*r)->detail.empty()) {
+    else if (!(*r)->detail.empty() && !compact) {  // how it ran: a detail the compact panel gives up first
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       // The BLAS core in the UI language; the other notes are the CUDA runtime's own, as it wrote them.
       const auto words = detail_words((*r)->detail, kernels::blas_core_state(), ui_language());

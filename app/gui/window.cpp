@@ -340,6 +340,7 @@ int run_gui(const GuiOptions& options) {
   RenderedCaption rendered_caption;  // the caption as the last frame drew it ("" when none was drawn)
   DrawnPanels drawn_panels;          // for the picture's counts (--print-state, a step's expect)
   float rendered_caption_px = 0;     // its font size
+  float rendered_sources_px = 0;     // its sources line's (0: none)
   auto export_step_started = std::chrono::steady_clock::now();
   std::string toast;
   double toast_until = 0;
@@ -458,7 +459,10 @@ int run_gui(const GuiOptions& options) {
                      {"playing", sim_panel.session.playing()}};
     }
     // The caption panel is as tall as its text (never a scrollbar); the animation gets the rest,
-    // down to half of the window, below which the caption's text gets smaller instead.
+    // down to half of the window, below which the caption's text gets smaller instead. It spans the
+    // whole width, under the real run too: a step that shows the timers (a table of a few rows)
+    // gave its caption the right half only, and at 2x text on a 720-line projector that shrank
+    // the caption to 15 px.
     CaptionContent caption;
     CaptionFit caption_fit;
     const bool caption_shown = player.active() && show.caption;
@@ -467,8 +471,7 @@ int run_gui(const GuiOptions& options) {
       // an English lesson under a Korean interface says "1 wave", not "웨이브 1번" mid-sentence.
       const auto caption_lang = lesson::language_from_code(player.lesson().language).value_or(lang);
       caption = compose_lesson_caption(player, real_run, sim_panel, caption_lang);
-      caption_fit = fit_lesson_caption(caption, pres, size.x - left_w, std::floor((size.y - top) * 0.5f),
-                                       caption_px);
+      caption_fit = fit_lesson_caption(caption, pres, size.x, std::floor((size.y - top) * 0.5f), caption_px);
     }
     const float caption_h = caption_shown ? caption_fit.panel_h : 0;
     // The clear colour is the window background: not drawing it again halves the pixels a software
@@ -477,7 +480,7 @@ int run_gui(const GuiOptions& options) {
                                    ImGuiWindowFlags_NoBackground;
     if (show.timers) {
       ImGui::SetNextWindowPos(ImVec2(0, top));
-      ImGui::SetNextWindowSize(ImVec2(left_w, size.y - top));
+      ImGui::SetNextWindowSize(ImVec2(left_w, size.y - top - caption_h));
       // Presentation mode is a picture: it never scrolls, it gives way (see RealRunView::compact).
       ImGui::Begin(lesson::tr("panel.real_run", lang), nullptr, fixed | (controls_hidden ? ImGuiWindowFlags_NoScrollbar : 0));
       draw_real_run_panel(real_run, now, controls_hidden);
@@ -545,9 +548,10 @@ int run_gui(const GuiOptions& options) {
     player.clear_applied_flag();
     rendered_caption = {};
     rendered_caption_px = caption_shown ? caption_fit.text_px : 0;
+    rendered_sources_px = caption_shown && !caption.sources.empty() ? caption_fit.sources_px : 0;
     if (caption_h > 0) {
-      ImGui::SetNextWindowPos(ImVec2(left_w, size.y - caption_h));
-      ImGui::SetNextWindowSize(ImVec2(size.x - left_w, caption_h));
+      ImGui::SetNextWindowPos(ImVec2(0, size.y - caption_h));
+      ImGui::SetNextWindowSize(ImVec2(size.x, caption_h));
       ImGui::Begin(lesson::tr("panel.caption", lang), nullptr,
                    fixed | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
       missing_glyphs = draw_lesson_caption(player, real_run, sim_panel, pres, lang, caption, caption_fit);
@@ -636,6 +640,7 @@ int run_gui(const GuiOptions& options) {
                                                 {"caption", rendered_caption.text},
                                                 {"caption_unfilled", rendered_caption.unfilled},
                                                 {"caption_px", caption_fit.text_px},
+                                                {"caption_sources_px", caption.sources.empty() ? 0.0f : caption_fit.sources_px},
                                                 {"clipped_text", clip_report_json()},
                                                 {"frames_cut", {{"count", step_frames_cut}, {"first", step_first_cut}}},
                                                 {"picture", picture},
@@ -833,6 +838,7 @@ int run_gui(const GuiOptions& options) {
     state["content_scale"] = pres.content_scale;
     state["projector"] = pres.projector;
     state["caption_px"] = rendered_caption_px;
+    state["caption_sources_px"] = rendered_sources_px;
     // Text its panel cuts off in the last frame: how many, in which panels, and what.
     state["clipped_text"] = clip_report_json();
     state["frames_cut"] = {{"count", frames_cut}, {"first", first_frame_cut}};

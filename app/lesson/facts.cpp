@@ -56,7 +56,7 @@ std::optional<std::string> fact_value(std::string_view caption_key, Language lan
     return std::string(lang == Language::ko ? f->korean : f->english);
 }
 
-std::string with_fact_sources(std::string_view caption, Language lang) {
+std::string fact_sources(std::string_view caption, Language lang) {
     std::vector<std::string_view> sources;
     for (const std::string& key : caption_placeholders(caption)) {
         const Fact* f = find_fact(key);
@@ -64,11 +64,8 @@ std::string with_fact_sources(std::string_view caption, Language lang) {
         const std::string_view source = lang == Language::ko && !f->source_ko.empty() ? f->source_ko : f->source;
         if (std::find(sources.begin(), sources.end(), source) == sources.end()) sources.push_back(source);
     }
-    std::string out(caption);
-    if (sources.empty()) return out;
-    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-    out += "\n\n";
-    out += tr(sources.size() == 1 ? "caption.source" : "caption.sources", lang);
+    if (sources.empty()) return {};
+    std::string out = tr(sources.size() == 1 ? "caption.source" : "caption.sources", lang);
     out += ' ';
     for (std::size_t i = 0; i < sources.size(); ++i) {
         if (i) out += "; ";

@@ -30,8 +30,9 @@ const Fact* find_fact(std::string_view caption_key);
 // The value in `lang`, or nullopt when `caption_key` is not a fact.
 std::optional<std::string> fact_value(std::string_view caption_key, Language lang);
 
-// The caption with a closing "Source: ..." paragraph naming, once each and in order of first use,
-// where the facts it quotes come from; unchanged when it quotes none.
-std::string with_fact_sources(std::string_view caption, Language lang);
+// A "Source: ..." line naming, once each and in order of first use, where the facts the caption
+// quotes come from; empty when it quotes none.
+std::string fact_sources(std::string_view caption, Language lang);
+
 
 }  // namespace ws::lesson

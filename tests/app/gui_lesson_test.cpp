@@ -71,6 +71,7 @@ TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
     // No hole in the numbers: every placeholder of every step filled, no dash on screen (a machine
     // without a GPU says so in words or shows the step's caption_no_gpu).
     std::set<int> steps;  // the window's own state line at exit repeats the last step
+    int citing = 0;       // steps whose caption names its sources
     std::istringstream lines(r.output);
     for (std::string line; std::getline(lines, line);) {
       if (line.empty() || line[0] != '{') continue;
@@ -84,7 +85,20 @@ TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
       // Projector mode: no text cut by its panel, the caption never scrolled or shrunk to nothing.
       EXPECT_EQ(step["clipped_text"]["count"], 0) << lang << " step " << step["lesson_step"] << ": "
                                                   << step["clipped_text"]["texts"].dump();
-      EXPECT_GE(step["caption_px"].get<double>(), 9.0) << lang << " step " << step["lesson_step"];
+      // Readable from the back row (docs/LESSONS.md): never below projector mode's size at 1x text,
+      // 28 px on a 1080-line picture, however long the step. The caption spans the window's width
+      // and its sources are set smaller, which is what keeps it there (the steps with the timers
+      // shrank to 15 px when the caption had the right half only).
+      EXPECT_GE(step["caption_px"].get<double>(), 28.0 * 720 / 1080) << lang << " step " << step["lesson_step"];
+      const bool cites = caption.find(std::string(lang) == "ko" ? "\n\xEC\xB6\x9C\xEC\xB2\x98: " : "\nSource") != std::string::npos;
+      if (cites) {
+        citing += !step.contains("lesson_steps");
+        EXPECT_GT(step["caption_sources_px"].get<double>(), 0.0) << lang << " step " << step["lesson_step"];
+        EXPECT_LT(step["caption_sources_px"].get<double>(), step["caption_px"].get<double>())
+            << lang << " step " << step["lesson_step"] << ": the sources are a footnote";
+      } else {
+        EXPECT_EQ(step["caption_sources_px"].get<double>(), 0.0) << lang << " step " << step["lesson_step"];
+      }
       // Nor any panel that scrolls: on a projected picture what is below its fold is out of sight.
       EXPECT_TRUE(step["clipped_text"]["scrolling"].empty())
           << lang << " step " << step["lesson_step"] << ": " << step["clipped_text"]["scrolling"].dump();
@@ -112,6 +126,7 @@ TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
                                          << step["picture"].dump();
     }
     EXPECT_EQ(static_cast<int>(steps.size()), pngs) << lang << ": one caption line per step\n" << r.output;
+    EXPECT_GE(citing, 4) << lang << ": the steps quoting AlexNet, CUDA and the clusters' figures cite them";
   }
 }
 

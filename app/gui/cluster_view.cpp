@@ -1,6 +1,7 @@
 #include "gui/cluster_view.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <stdexcept>
@@ -229,6 +230,21 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
   const float gantt_w = show_curve ? std::floor(width * 0.58f) : width;
   const float plot_w = gantt_w - label_w - 8;
   const float space = std::max(bottom - y - below, 40.0f);
+  // A step that asks for the curve talks about it ("each doubling helps less"). Where the panel is
+  // too short for it beside the rows (2x text on a 720-line projector: 64 rows of 2 px and no
+  // curve), it takes their place, the whole width and the room the time axis and legend had.
+  if (show_curve && space < curve_height_needed(width - gantt_w - font, font, lang)) {
+    const float room = bottom - y - (drop_unavailable ? 0 : real_h + style.ItemSpacing.y);
+    // No wider than about twice its height: log axes stretched across a wide panel flatten it.
+    const float curve_w = std::min(width, std::max(room * 2.2f, font * 12));
+    // Its text smaller before it gives up: the axes' numbers are the curve's point.
+    float f = font;
+    while (f > font * 0.55f && curve_height_needed(curve_w, f, lang) > room) f = std::floor(f * 0.92f);
+    draw_curve(ImVec2(origin.x, y), ImVec2(curve_w, room), f, lang);
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, y + room));
+    if (!drop_unavailable) draw_real_split(lang);
+    return;
+  }
   const float row_h = std::clamp(space / n, 2.0f, font * 1.2f);
   const int rows = std::min(n, static_cast<int>(space / row_h));
   const double scale = r.total_s > 0 ? plot_w / r.total_s : 0;
@@ -247,7 +263,7 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
     if (row_h >= font * 0.8f) dl->AddText(ImVec2(origin.x, y + g * row_h), text, lesson::trf("cluster.gpu_row", lang, g).c_str());
     ++gantt_rows_drawn_;
   }
-  if (show_curve) draw_curve(ImVec2(origin.x + gantt_w + font, y), ImVec2(width - gantt_w - font, space), lang);
+  if (show_curve) draw_curve(ImVec2(origin.x + gantt_w + font, y), ImVec2(width - gantt_w - font, space), font, lang);
   if (rows > 0 && scale > 0) {
     const float px = origin.x + label_w + static_cast<float>(playhead_s_ * scale);
     dl->AddLine(ImVec2(px, y), ImVec2(px, y + rows * row_h), text, 2.0f);
@@ -263,18 +279,19 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
 
 // Speed-up against GPU count on log2-log2 axes (1..64 both ways): the ideal is the diagonal, the
 // model's curve falls away from it as communication grows; the GPU count shown is ringed.
-void ClusterView::draw_curve(ImVec2 at, ImVec2 size, lesson::Language lang) {
+void ClusterView::draw_curve(ImVec2 at, ImVec2 size, float f, lesson::Language lang) {
   curve_points_drawn_ = 0;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float font = ImGui::GetFontSize();
+  ImFont* face = ImGui::GetFont();
   const ImU32 text = u32(ImGui::GetStyleColorVec4(ImGuiCol_Text));
   const ImU32 faint = u32(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), 0.6f);
   const char* title = tr("cluster.curve_title", lang);
-  const float title_h = ImGui::CalcTextSize(title, nullptr, false, size.x).y;
-  const float left = at.x + font * 1.6f, right = at.x + size.x - font * 0.8f;
-  const float top = at.y + title_h + font * 0.6f, bottom = at.y + size.y - font * 1.3f;
-  if (right - left < font * 4 || bottom - top < font * 4) return;  // too small to read: the caption has the figures
-  dl->AddText(ImGui::GetFont(), font, ImVec2(at.x, at.y), text, title, nullptr, size.x);
+  const float title_h = face->CalcTextSizeA(f, FLT_MAX, size.x, title).y;
+  const float left = at.x + f * 1.6f, right = at.x + size.x - f * 0.8f;
+  const float top = at.y + title_h + f * 0.6f, bottom = at.y + size.y - f * 1.3f;
+  // Too small to read (curve_height_needed): the caption has the figures.
+  if (right - left < f * 4 || bottom - top < f * 4) return;
+  dl->AddText(face, f, ImVec2(at.x, at.y), text, title, nullptr, size.x);
   const auto px = [&](double gpus) { return left + static_cast<float>(std::log2(gpus) / 6.0) * (right - left); };
   const auto py = [&](double speedup) {
     const double l = std::clamp(std::log2(std::max(speedup, 1.0)), 0.0, 6.0);
@@ -284,9 +301,9 @@ void ClusterView::draw_curve(ImVec2 at, ImVec2 size, lesson::Language lang) {
     const std::string label = std::to_string(g);
     dl->AddLine(ImVec2(px(g), top), ImVec2(px(g), bottom), faint);
     dl->AddLine(ImVec2(left, py(g)), ImVec2(right, py(g)), faint);
-    const ImVec2 ls = ImGui::CalcTextSize(label.c_str());
-    dl->AddText(ImVec2(px(g) - ls.x / 2, bottom + 2), text, label.c_str());
-    dl->AddText(ImVec2(left - ls.x - 3, py(g) - ls.y / 2), text, label.c_str());
+    const ImVec2 ls = face->CalcTextSizeA(f, FLT_MAX, 0, label.c_str());
+    dl->AddText(face, f, ImVec2(px(g) - ls.x / 2, bottom + 2), text, label.c_str());
+    dl->AddText(face, f, ImVec2(left - ls.x - 3, py(g) - ls.y / 2), text, label.c_str());
   }
   dl->AddLine(ImVec2(px(1), py(1)), ImVec2(px(64), py(64)), u32(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled)), 1.5f);
   const ImU32 model = u32(colour_simulated());
@@ -297,8 +314,12 @@ void ClusterView::draw_curve(ImVec2 at, ImVec2 size, lesson::Language lang) {
     if (curve_[i].gpus == gpus) dl->AddCircle(p, 7.0f, text, 0, 1.5f);
     ++curve_points_drawn_;
   }
-  dl->AddText(ImGui::GetFont(), font, ImVec2(left + 4, top), u32(colour_simulated()), tr("cluster.curve_legend", lang),
-              nullptr, right - left - 8);
+  dl->AddText(face, f, ImVec2(left + 4, top), u32(colour_simulated()), tr("cluster.curve_legend", lang), nullptr,
+              right - left - 8);
+}
+
+float ClusterView::curve_height_needed(float width, float f, lesson::Language lang) const {
+  return ImGui::GetFont()->CalcTextSizeA(f, FLT_MAX, width, tr("cluster.curve_title", lang)).y + f * (0.6f + 4 + 1.3f);
 }
 
 std::string ClusterView::real_unavailable_text(lesson::Language lang) {

@@ -51,7 +51,9 @@ struct ClusterView {
   std::vector<ScalingPoint> curve_;  // for key_; filled when show_curve asks for it
   bool curve_done_ = false;
   int curve_points_drawn_ = 0;
-  void draw_curve(ImVec2 top_left, ImVec2 size, lesson::Language lang);
+  // The scaling curve with its text at f px; curve_height_needed: the least height it draws in.
+  void draw_curve(ImVec2 top_left, ImVec2 size, float f, lesson::Language lang);
+  float curve_height_needed(float width, float f, lesson::Language lang) const;
   std::string error_;
   std::string scaling_line_;
   int chips_drawn_ = 0, gantt_rows_drawn_ = 0, intervals_drawn_ = 0;

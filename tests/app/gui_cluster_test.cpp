@@ -74,3 +74,28 @@ TEST(GuiCluster, KoreanLineAndHiddenByDefault) {
 }
 
 }  // namespace
+
+// The last lesson step is about the scaling curve ("each doubling helps less"): it is drawn beside
+// the 64 GPUs' rows where there is room, and in their place on a 720-line projector with 2x text,
+// where beside them it had no room and the step showed 64 rows of 2 px and no curve.
+TEST(GuiCluster, TheScalingStepAlwaysShowsItsCurve) {
+  if (!have_display()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run)";
+  const std::string step = "--lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.en.toml --step 28 ";
+  struct Case {
+    const char* name;
+    const char* window;
+    bool rows;
+  };
+  for (const Case& c : {Case{"curve-1080", "--window 1920x1080", true}, Case{"curve-720-2x", "--window 1280x720 --ui-scale 2", false}}) {
+    SCOPED_TRACE(c.name);
+    const auto run = ws::test_support::run_window(c.name, "--frames 4 --print-state --no-run --no-wait " + step + c.window,
+                                                  {.home = out_dir + "/home-" + c.name});
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    const auto& cluster = run.state["cluster"];
+    EXPECT_EQ(cluster["gpus"], 64);
+    EXPECT_EQ(cluster["curve_points_drawn"], 7) << "1 to 64 GPUs, doubling";
+    if (c.rows) EXPECT_EQ(cluster["gantt_rows_drawn"], 64);
+    else EXPECT_EQ(cluster["gantt_rows_drawn"], 0) << "the curve in the rows' place";
+    EXPECT_EQ(run.state["clipped_text"]["count"], 0) << run.state["clipped_text"].dump();
+  }
+}

@@ -134,9 +134,9 @@ TEST(SimSession, LongSeeksAreSpreadOverFramesAndLandExactly) {
 
 namespace {
 
-app::SimControls small_launch() {
+app::SimControls small_launch(const char* gpu_preset = "h100") {
   app::SimControls c;
-  c.gpu_preset = "h100";
+  c.gpu_preset = gpu_preset;
   c.cpu_preset = "i7-3960x";
   c.kernel = sim::Kernel::naive;
   c.shape = {64, 64, 64};
@@ -187,9 +187,8 @@ TEST(SimSession, MidRunIsHalfTheSimulatedTotalAndAnyOtherSeekCancelsIt) {
 // once: the finished simulation was kept, and it is the same one a new build would give.
 TEST(SimSession, AFinishedLaunchShownAgainIsAdoptedAtOnceAndIsExact) {
   app::SimSession session;
-  app::SimControls first = small_launch();
-  app::SimControls second = small_launch();
-  second.gpu_preset = "gtx580";
+  const app::SimControls first = small_launch();
+  const app::SimControls second = small_launch("gtx580");
   session.configure(first);
   session.wait_ready();
   const std::int64_t total = session.total_cycles();
@@ -322,18 +321,14 @@ TEST(SimSession, ALaunchLeftBeforeItFinishesGoesOnAndIsThereWhenShownAgain) {
 // finishing stays, as a lecturer is likelier to come back to it.
 TEST(SimSession, ALaunchGoingOnBehindCountsAgainstTheKeptBudget) {
   app::SimSession session;
-  app::SimControls oldest = small_launch();
-  app::SimControls older = small_launch();
-  older.gpu_preset = "gtx580";
+  const app::SimControls oldest = small_launch();
   session.configure(oldest);
   session.wait_ready();
-  session.configure(older);
+  session.configure(small_launch("gtx580"));
   session.wait_ready();
   const app::SimControls big = left_launch();
   if (!shown_unfinished(session, big)) GTEST_SKIP() << "the launch was simulated to its end before it was left";
-  app::SimControls next = small_launch();
-  next.gpu_preset = "v100";
-  session.configure(next);
+  session.configure(small_launch("v100"));
   session.wait_ready();
   if (!session.finishing()) GTEST_SKIP() << "the launch left was simulated to its end at once";
   ASSERT_EQ(session.kept_count(), 2u);

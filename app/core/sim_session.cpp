@@ -46,8 +46,11 @@ void SimSession::trim_kept() {
   // last one kept) is the likeliest to be shown again: it stays even alone over budget, as its
   // own checkpoints are bounded by one budget.
   const std::size_t newest_stays = finishing_.sim ? 0 : 1;
-  while (kept_.size() > kMaxKept || (kept_.size() > newest_stays && kept_bytes() > kept_budget_bytes_))
+  std::size_t bytes = kept_bytes();
+  while (kept_.size() > kMaxKept || (kept_.size() > newest_stays && bytes > kept_budget_bytes_)) {
+    bytes -= kept_.front().sim->held_bytes();  // finished: it holds what it held when summed
     kept_.erase(kept_.begin());
+  }
 }
 
 void SimSession::set_kept_budget_bytes(std::size_t bytes) {

@@ -286,11 +286,11 @@ void ClusterView::draw_curve(ImVec2 at, ImVec2 size, float f, lesson::Language l
   const ImU32 text = u32(ImGui::GetStyleColorVec4(ImGuiCol_Text));
   const ImU32 faint = u32(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), 0.6f);
   const char* title = tr("cluster.curve_title", lang);
-  const float title_h = face->CalcTextSizeA(f, FLT_MAX, size.x, title).y;
   const float left = at.x + f * 1.6f, right = at.x + size.x - f * 0.8f;
+  // Too small to read: the caption has the figures.
+  if (right - left < f * 4 || size.y < curve_height_needed(size.x, f, lang)) return;
+  const float title_h = face->CalcTextSizeA(f, FLT_MAX, size.x, title).y;
   const float top = at.y + title_h + f * 0.6f, bottom = at.y + size.y - f * 1.3f;
-  // Too small to read (curve_height_needed): the caption has the figures.
-  if (right - left < f * 4 || bottom - top < f * 4) return;
   dl->AddText(face, f, ImVec2(at.x, at.y), text, title, nullptr, size.x);
   const auto px = [&](double gpus) { return left + static_cast<float>(std::log2(gpus) / 6.0) * (right - left); };
   const auto py = [&](double speedup) {
@@ -318,6 +318,7 @@ void ClusterView::draw_curve(ImVec2 at, ImVec2 size, float f, lesson::Language l
               right - left - 8);
 }
 
+// The title, then at least four lines of plot between the gaps draw_curve leaves above and below.
 float ClusterView::curve_height_needed(float width, float f, lesson::Language lang) const {
   return ImGui::GetFont()->CalcTextSizeA(f, FLT_MAX, width, tr("cluster.curve_title", lang)).y + f * (0.6f + 4 + 1.3f);
 }

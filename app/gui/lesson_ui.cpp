@@ -333,7 +333,7 @@ CaptionFit fit_lesson_caption(const CaptionContent& content, const Presentation&
   fit.text_px = caption_px;
   for (;;) {
     fit.title_px = fit.text_px;
-    fit.sources_px = std::max(smallest_px, std::floor(fit.text_px * kSourcesScale));
+    fit.sources_px = content.sources.empty() ? 0 : std::max(smallest_px, std::floor(fit.text_px * kSourcesScale));
     const float title_h = bold->CalcTextSizeA(fit.title_px, FLT_MAX, inner_w, content.title.c_str()).y;
     float text_h = caption_blocks_height(content.blocks, regular, bold, fit.text_px, inner_w);
     if (!content.sources.empty())

@@ -41,7 +41,7 @@ CaptionContent compose_lesson_caption(LessonPlayer& player, RealRunView& real, S
 struct CaptionFit {
   float text_px = 0;     // the caption's font size
   float title_px = 0;    // the step title's
-  float sources_px = 0;  // the sources line's (CaptionContent::sources): kSourcesScale of text_px
+  float sources_px = 0;  // the sources line's (CaptionContent::sources): kSourcesScale of text_px; 0: none
   float panel_h = 0;     // the whole caption window, padding included
 };
 inline constexpr float kSourcesScale = 0.6f;

@@ -548,7 +548,7 @@ int run_gui(const GuiOptions& options) {
     player.clear_applied_flag();
     rendered_caption = {};
     rendered_caption_px = caption_shown ? caption_fit.text_px : 0;
-    rendered_sources_px = caption_shown && !caption.sources.empty() ? caption_fit.sources_px : 0;
+    rendered_sources_px = caption_shown ? caption_fit.sources_px : 0;
     if (caption_h > 0) {
       ImGui::SetNextWindowPos(ImVec2(0, size.y - caption_h));
       ImGui::SetNextWindowSize(ImVec2(size.x, caption_h));
@@ -640,7 +640,7 @@ int run_gui(const GuiOptions& options) {
                                                 {"caption", rendered_caption.text},
                                                 {"caption_unfilled", rendered_caption.unfilled},
                                                 {"caption_px", caption_fit.text_px},
-                                                {"caption_sources_px", caption.sources.empty() ? 0.0f : caption_fit.sources_px},
+                                                {"caption_sources_px", caption_fit.sources_px},
                                                 {"clipped_text", clip_report_json()},
                                                 {"frames_cut", {{"count", step_frames_cut}, {"first", step_first_cut}}},
                                                 {"picture", picture},

@@ -53,6 +53,10 @@ namespace ws::app {
 
 namespace {
 
+// An exported step's frames before it may be written: its zoom lands on the first, and the layout
+// catches up with the caption on the next two.
+constexpr int kExportFramesBeforeWrite = 3;
+
 std::string g_glfw_error;
 
 void remember_glfw_error(int, const char* description) { g_glfw_error = description ? description : "unknown"; }
@@ -445,11 +449,18 @@ int run_gui(const GuiOptions& options) {
     left_w = std::min(left_w, std::floor(size.x * 0.45f));
     // With large text on a small screen the timers would leave the roofline a sliver: it keeps 58 %.
     if (lower_shown) left_w = std::min(left_w, std::floor(size.x * 0.42f));
-    // Headless renders advance playback by a fixed 1/30 s a frame, so the same arguments give the
-    // same pixels however fast this machine renders. Before the caption is composed: a build
-    // adopted here changes the figures it quotes, and a caption composed before it would set the
-    // panels' heights for the state of the frame before (one frame cut, then a jump).
-    sim_panel.session.update(headless ? 1.0 / 30 : dt);
+    // Headless renders and exports advance playback by a fixed 1/30 s a frame, so the same
+    // arguments give the same pixels however fast this machine renders. Frames spent only waiting
+    // for a real run (a screenshot's after its --frames and keys, an exported step's after its
+    // first ones) hold the picture: else a playing step was written at whatever cycle the run's
+    // time left it at, and its `expect` passed or failed with the machine's load. Before the
+    // caption is composed: a build adopted here changes the figures it quotes, and a caption
+    // composed before it would set the panels' heights for the state of the frame before (one
+    // frame cut, then a jump).
+    const bool exporting = !options.export_dir.empty();
+    const bool only_waiting = exporting ? export_frames >= kExportFramesBeforeWrite
+                                        : headless && frames_rendered >= options.frames && key_script.finished();
+    sim_panel.session.update(!headless && !exporting ? dt : only_waiting ? 0.0 : 1.0 / 30);
     if (first_frame.is_null() && sim_panel.session.simulation() != nullptr) {
       first_frame = {{"ms_after_start", std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - requested_at).count()},
                      {"cycle", sim_panel.session.cycle()},
@@ -618,7 +629,7 @@ int run_gui(const GuiOptions& options) {
       // The step's zoom was resolved by this first frame's draw: land it now rather than show a
       // view half-way from the last step's (a warp cut at the panel's edge, its label left out).
       if (export_frames == 0) sim_panel.gpu_view.snap();
-      if (++export_frames >= 3 && !sim_panel.session.building() &&
+      if (++export_frames >= kExportFramesBeforeWrite && !sim_panel.session.building() &&
           (!options.wait_results || export_settled_frames >= 2 || step_waited > 120)) {
         const auto path = fmt::format("{}/step-{:02}.png", options.export_dir, export_step + 1);
         const auto error = write_framebuffer_png(path, fb_w, fb_h);

@@ -145,7 +145,8 @@ struct CpuPreset {
   double miss_overlap = 4.0;  // misses an out-of-order core and its stride prefetcher overlap
   // Measured on this machine only (this_machine.cpp; 0 = not modelled, as in every named preset):
   // L1 misses one L1 set keeps in flight, each holding its slot for its load-to-use latency (a
-  // column of B at a 4 KB stride falls into a single L1 set), and the load-to-use latency of a
+  // column of B at a 4 KB stride falls into a single L1 set; below 1 where independent misses
+  // into one set are slower than a chase, as on a Zen 5), and the load-to-use latency of a
   // constant-stride walk that crosses a page every load (the stride prefetcher's work, TLB
   // included), which caps what an L1 miss of B's column walk costs.
   double l1_fills_per_set = 0;

@@ -23,9 +23,6 @@ namespace {
 
 // L1 misses the core keeps in flight on cpu-naive's B column walk (see build_cpu).
 constexpr double kThisMachineMissOverlap = 8;
-// The fewest fills per L1 set the probe may report: a miss then holds its set for 4 of its
-// latencies. Only a broken measurement would go further (the Zen 5 measured 0.65-0.75).
-constexpr double kMinFillsPerSet = 0.25;
 
 std::string field_value(const std::string& line) {
   const auto colon = line.find(':');
@@ -260,7 +257,7 @@ CpuProbe probe_this_cpu() {
   probe.stride_walk_ns = walk[kRounds / 2];
   probe.one_set_ns = one_set[kRounds / 2];
   // Rows 2 KB apart (cpu-naive's B at N = 512) fall into two L1 sets: the same independent loads
-  // over lines 2 KB apart, in the first half of the buffer (every page already touched), and as
+  // over lines 2 KB apart, in the first quarter of the buffer (every page already touched), and as
   // many as that column has (512: 1 MB). Walking 1024 such lines (2 MB) measured a column that
   // does not exist: on a Zen 5 with 1 MB of L2 it took 2.0 ns a load against 1.2 for 512 lines,
   // and the real loop at 512³ ran at 1.2.
@@ -433,9 +430,9 @@ CpuPreset cpu_preset_from(const MachineFacts& f) {
   // ran at their pace (15.7 cycles a step), not the chase's (11.4).
   if (p.base_clock_ghz > 0 && imul > 0 && f.probe.imul_ns > 0 && f.probe.stride_walk_ns > 0 && f.probe.one_set_ns > 0) {
     p.stride_walk_latency = f.probe.stride_walk_ns * p.base_clock_ghz;
-    p.l1_fills_per_set = std::clamp(f.probe.stride_walk_ns / f.probe.one_set_ns, kMinFillsPerSet, 16.0);
+    p.l1_fills_per_set = std::clamp(f.probe.stride_walk_ns / f.probe.one_set_ns, kMinL1FillsPerSet, 16.0);
     if (f.probe.two_sets_ns > 0)
-      p.l1_fills_two_sets = std::clamp(f.probe.stride_walk_ns / f.probe.two_sets_ns, kMinFillsPerSet, 32.0);
+      p.l1_fills_two_sets = std::clamp(f.probe.stride_walk_ns / f.probe.two_sets_ns, kMinL1FillsPerSet, 32.0);
     p.uncertain.push_back(
         "base_clock_ghz, stride_walk_latency, l1_fills_per_set (measured at start by a few-ms probe: they move by up "
         "to ~10 % between runs when other processes share the core)");

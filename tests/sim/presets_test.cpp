@@ -351,7 +351,7 @@ TEST(SimPresets, ThisMachineCpu) {
   EXPECT_GT(p.peak_gflops(), 0);
   EXPECT_EQ(find_cpu("this-machine").name, p.name);
   // The probes ran (or were left out): whatever this machine measured, the figures are sane.
-  EXPECT_TRUE(p.l1_fills_per_set == 0 || (p.l1_fills_per_set >= 0.25 && p.l1_fills_per_set <= 16));
+  EXPECT_TRUE(p.l1_fills_per_set == 0 || (p.l1_fills_per_set >= kMinL1FillsPerSet && p.l1_fills_per_set <= 16));
   EXPECT_GE(p.stride_walk_latency, 0);
   EXPECT_GE(p.fma_latency, 1);
   EXPECT_LE(p.fma_latency, 8);
@@ -535,7 +535,7 @@ TEST(SimPresets, ThisMachineOnAZen5KeepsFewerThanOneFillPerSet) {
   EXPECT_NEAR(n512.gflops, 1.6, 1.6 * 0.15);
   // A broken measurement still cannot make a miss cost more than four of its latencies.
   f.probe.one_set_ns = 100.0;
-  EXPECT_DOUBLE_EQ(cpu_preset_from(f).l1_fills_per_set, 0.25);
+  EXPECT_DOUBLE_EQ(cpu_preset_from(f).l1_fills_per_set, kMinL1FillsPerSet);
 }
 
 TEST(SimPresets, DeviceMatchesNamedPresetOrIsBuilt) {

@@ -118,6 +118,11 @@ struct GpuPreset {
   std::string cc_string() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
 };
 
+// The fewest fills per L1 set this machine's probe may report (l1_fills_per_set,
+// l1_fills_two_sets): a miss then holds its set for 4 of its latencies. Only a broken
+// measurement would go further (a Zen 5 measured 0.65-0.75).
+inline constexpr double kMinL1FillsPerSet = 0.25;
+
 struct CpuPreset {
   std::string id;
   std::string name;            // full label: "AMD EPYC 9754 (128 cores)"

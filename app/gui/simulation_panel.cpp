@@ -124,7 +124,20 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     if (std::find(ids.begin(), ids.end(), "this-machine") == ids.end()) ids.insert(ids.begin(), "this-machine");
     return ids;
   }();
-  if (!clean && !hide_controls) {
+  // Rows of combos this panel can spare: about a third of a short panel's height at 2x text.
+  const bool short_panel = size.y < 14 * ImGui::GetFrameHeightWithSpacing();
+  controls_folded = !clean && !hide_controls && short_panel && !controls_unfolded.value_or(false);
+  if (controls_folded) {
+    // The line itself is the button that unfolds them (an arrow there read as a second Play).
+    const std::string block = fmt::format("{0}×{0}", controls.block);
+    const std::string folded = TF("control.folded", controls.gpu_preset, controls.cpu_preset,
+                                  sim::to_string(controls.kernel), block);
+    if (ImGui::Button(folded.c_str())) controls_unfolded = true;
+  } else if (!clean && !hide_controls) {
+    if (short_panel) {
+      if (ImGui::ArrowButton("##fold_controls", ImGuiDir_Up)) controls_unfolded = false;
+      ImGui::SameLine();
+    }
     preset_combo(T("control.gpu_preset"), controls.gpu_preset, gpu_ids);
     same_line_if_room(combo_width(cpu_ids), T("control.cpu_preset"));
     preset_combo(T("control.cpu_preset"), controls.cpu_preset, cpu_ids);

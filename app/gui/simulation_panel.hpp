@@ -25,6 +25,11 @@ struct SimulationPanel {
   std::optional<sim::Kernel> kernel_override;
   // Projector mode in a lesson: the preset and kernel pickers are hidden, the rest stays.
   bool hide_controls = false;
+  // Where the panel is short for its text (2x text on 720 lines) the pickers fold into one line
+  // of what they are set to: three rows of combos left the chip and the CPU cores too little
+  // height to show a single core. Unset: by that rule; else the lecturer's click.
+  std::optional<bool> controls_unfolded;
+  bool controls_folded = false;  // as drawn last frame, for --print-state
 
   // Where the views were drawn last frame (screen pixels: x, y, w, h), for --print-state so
   // headless tests can check the pixels of each view.

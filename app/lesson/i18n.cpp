@@ -123,6 +123,7 @@ constexpr Entry kTable[] = {
     {"control.preset", "Preset", "프리셋"},
     {"control.gpu_preset", "GPU preset", "GPU 프리셋"},
     {"control.cpu_preset", "CPU preset", "CPU 프리셋"},
+    {"control.folded", "Settings: {} · {} · {} · {}", "설정: {} · {} · {} · {}"},
     {"control.language", "Language", "언어"},
     {"control.theme", "Theme", "테마"},
     {"control.theme_dark", "Dark", "어둡게"},

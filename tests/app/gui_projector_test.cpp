@@ -111,6 +111,23 @@ TEST_F(GuiProjector, AHiDpiScreenGetsItsContentScaleUnderTheUserScale) {
   EXPECT_DOUBLE_EQ(both["ui_scale"].get<double>(), 1.5) << "the saved scale is the user's, not the monitor's";
 }
 
+// 2x text on 720 lines without a lesson: three rows of pickers left the chip and the CPU column
+// 75 px, too short for a single core's card. They fold into one line there, and only there.
+TEST_F(GuiProjector, AShortPanelFoldsTheSimulationPickersSoTheCoresShow) {
+  const auto big_text = state_of("--window 1280x720 --size 64 --ui-scale 2");
+  EXPECT_EQ(big_text["picture"]["controls_folded"], 1);
+  EXPECT_GE(big_text["picture"]["cpu_cards_visible"].get<int>(), 1);
+  EXPECT_EQ(big_text["clipped_text"]["count"], 0) << clipped_list(big_text["clipped_text"]);
+  const auto korean = state_of("--window 1280x720 --size 64 --ui-scale 2 --lang ko");
+  EXPECT_GE(korean["picture"]["cpu_cards_visible"].get<int>(), 1);
+  EXPECT_EQ(korean["clipped_text"]["count"], 0) << clipped_list(korean["clipped_text"]);
+  for (const char* roomy : {"--window 1280x720", "--window 1920x1080 --ui-scale 2"}) {
+    const auto s = state_of(std::string(roomy) + " --size 64");
+    EXPECT_EQ(s["picture"]["controls_folded"], 0) << roomy;
+    EXPECT_GE(s["picture"]["cpu_cards_visible"].get<int>(), 1) << roomy;
+  }
+}
+
 // The check itself must be able to fail: a window far too small for 3x text cuts something.
 TEST_F(GuiProjector, TheClipCheckFindsTextThatIsCut) {
   const auto s = state_of("--window 400x300 --size 64 --ui-scale 3");

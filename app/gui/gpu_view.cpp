@@ -71,12 +71,17 @@ void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
   const sim::Simulation* s = session.simulation();
   size = ImGui::GetContentRegionAvail();
   if (!s) {
-    ImGui::TextDisabled("%s", session.building() ? T("sim.simulating_launch") : session.error().c_str());
+    // Wrapped: beside the CPU column at 2x text the chip's room is narrower than a refusal's reason.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", session.building() ? T("sim.simulating_launch") : session.error().c_str());
+    ImGui::PopStyleColor();
     ImGui::EndChild();
     return;
   }
   if (!renderer_.ready()) {
-    ImGui::TextColored(colour_error(), "%s", TF("sim.cannot_draw", renderer_.error()).c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, colour_error());
+    ImGui::TextWrapped("%s", TF("sim.cannot_draw", renderer_.error()).c_str());
+    ImGui::PopStyleColor();
     ImGui::EndChild();
     return;
   }

@@ -12,6 +12,7 @@
 #include "gui/cpu_view.hpp"
 #include "gui/inspector.hpp"
 #include "gui/presentation.hpp"
+#include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
 #include "gui/timeline.hpp"
 #include "warpscope/kernels/system_info.hpp"
@@ -130,8 +131,12 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   if (controls_folded) {
     // The line itself is the button that unfolds them (an arrow there read as a second Play).
     const std::string block = fmt::format("{0}×{0}", controls.block);
-    const std::string folded = TF("control.folded", controls.gpu_preset, controls.cpu_preset,
-                                  sim::to_string(controls.kernel), block);
+    const std::string text = TF("control.folded", controls.gpu_preset, controls.cpu_preset,
+                                sim::to_string(controls.kernel), block);
+    // Longer names ("a100-80gb", "regblock", 32×32) take a second line rather than lose the last.
+    std::string folded;
+    for (const auto& line : wrap_whole_words(text, ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().FramePadding.x))
+      folded += (folded.empty() ? "" : "\n") + line;
     if (ImGui::Button(folded.c_str())) controls_unfolded = true;
   } else if (!clean && !hide_controls) {
     if (short_panel) {

@@ -121,6 +121,11 @@ TEST_F(GuiProjector, AShortPanelFoldsTheSimulationPickersSoTheCoresShow) {
   const auto korean = state_of("--window 1280x720 --size 64 --ui-scale 2 --lang ko");
   EXPECT_GE(korean["picture"]["cpu_cards_visible"].get<int>(), 1);
   EXPECT_EQ(korean["clipped_text"]["count"], 0) << clipped_list(korean["clipped_text"]);
+  // Longer names take the button's second line; a refused launch's reason wraps in the chip's room
+  // (before, "regblock needs a block s" was cut there).
+  const auto refused = state_of("--window 1280x720 --size 64 --ui-scale 2 --preset a100-80gb --kernel regblock --block 32");
+  EXPECT_EQ(refused["picture"]["controls_folded"], 1);
+  EXPECT_EQ(refused["clipped_text"]["count"], 0) << clipped_list(refused["clipped_text"]);
   for (const char* roomy : {"--window 1280x720", "--window 1920x1080 --ui-scale 2"}) {
     const auto s = state_of(std::string(roomy) + " --size 64");
     EXPECT_EQ(s["picture"]["controls_folded"], 0) << roomy;

@@ -118,6 +118,11 @@ void CellGridRenderer::draw(ImVec2 size, const GridView& view, int highlight_blo
   view_ = view;
   highlight_block_ = highlight_block;
   ImDrawList* list = ImGui::GetWindowDrawList();
+  // Under the grid, in its own background: a child window whose draw list holds only callbacks
+  // is never rendered (ImGui drops lists without vertices), so the matrices vanished wherever their
+  // labels were left out for room (1920x1080 with 2x text).
+  list->AddRectFilled(pos, ImVec2(pos.x + size.x, pos.y + size.y),
+                      ImGui::ColorConvertFloat4ToU32(background_));
   list->AddCallback(&CellGridRenderer::render_callback, this);
   list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 }

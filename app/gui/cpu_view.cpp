@@ -57,11 +57,14 @@ void note_real_cpu_result(const kernels::JobResult& r) {
   if (r.kernel == "cpu-naive" && r.threads == 1 && r.verified && r.gflops > 0) runs.naive_gflops = r.gflops;
 }
 
-std::string model_vs_measured_line(const sim::CpuPreset& cpu, lesson::Language lang) {
+std::string model_vs_measured_line(const sim::CpuPreset& cpu, lesson::Language lang, bool brief) {
   if (cpu.id != "this-machine") return {};
   const auto& runs = real_cpu_runs();
   const std::string shape = format_shape(runs.shape);
   const std::string model = gflops_text(model_gflops(cpu, runs.shape));
+  if (brief)
+    return runs.naive_gflops ? lesson::trf("cpu.model_measured_brief", lang, model, gflops_text(*runs.naive_gflops))
+                             : lesson::trf("cpu.model_only_brief", lang, model);
   if (runs.naive_gflops)
     return lesson::trf("cpu.model_measured", lang, model, gflops_text(*runs.naive_gflops), shape);
   return lesson::trf("cpu.model_only", lang, model, shape) + "; " + lesson::trf("cpu.measure_hint", lang, shape);
@@ -84,17 +87,18 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int
   const float line = ImGui::GetTextLineHeight();
   // The lines above the cards, wrapped (at 2x text the panel is narrower than any of them). The
   // cards come first: where all lines would leave them less than a name and a line each (a short
-  // panel, large text), the note on how many cores are shown gives way, then the model's figure;
-  // the label that says these cores are simulated always stays.
+  // panel, large text), the note on how many cores are shown gives way, then the model's figure
+  // (in fewer words first); the label that says these cores are simulated always stays.
   const std::string label = TF("label.simulated", cpu_display_name(cpu));
   const std::string shown_note = TF("cpu.cores_shown", cores, cpu.cores);
-  const std::string model_line = model_vs_measured_line(cpu, ui_language());
+  std::string model_line = model_vs_measured_line(cpu, ui_language());
   const float width = size.x;  // the child has no padding
   const auto wrapped_h = [&](const std::string& t) {
     return t.empty() ? 0.0f : ImGui::CalcTextSize(t.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
   };
   const float cards_min_h = rows * (2 * line + 10) + gap * (rows - 1);
   const float room = size.y - wrapped_h(label);
+  if (room - wrapped_h(model_line) < cards_min_h) model_line = model_vs_measured_line(cpu, ui_language(), true);
   const bool show_model = room - wrapped_h(model_line) >= cards_min_h;
   const bool show_shown = show_model && room - wrapped_h(model_line) - wrapped_h(shown_note) >= cards_min_h;
   // The cards take whatever room the lines leave, down to a pixel each: the content is this tall

@@ -19,7 +19,9 @@ void note_real_cpu_result(const kernels::JobResult& result);
 
 // "model 1.6 GFLOP/s, measured 1.5 GFLOP/s (cpu-naive, 1 thread, 1024³)", or the model alone and
 // what to run to measure it; empty unless the CPU preset is this-machine. For tests and the panel.
-std::string model_vs_measured_line(const sim::CpuPreset& cpu, lesson::Language lang);
+// `brief`: the same figures in fewer words ("model 1.6 vs measured 1.5 GFLOP/s (cpu-naive)"), for
+// a panel where the whole line would leave no room for the cores.
+std::string model_vs_measured_line(const sim::CpuPreset& cpu, lesson::Language lang, bool brief = false);
 
 // Draws into a child region; returns the core clicked, or -1. `cards_visible`, when given, is set
 // to the cores whose card shows its name in the region's visible part (not scrolled away): what a

@@ -109,21 +109,39 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
   }
   const float half = (ImGui::GetContentRegionAvail().x - 8) / 2;
   const float full = ImGui::GetContentRegionAvail().x;
-  const auto gpu_label = TF("matrix.gpu_c", fmt::format("{:.1f}", 100.0 * s->c_done_count() / total));
-  const auto cpu_label = TF("matrix.cpu_c", fmt::format("{:.2f}", 100.0 * s->cpu_cells_done() / total));
+  const std::string gpu_done = fmt::format("{:.1f}", 100.0 * s->c_done_count() / total);
+  const std::string cpu_done = fmt::format("{:.2f}", 100.0 * s->cpu_cells_done() / total);
+  auto gpu_label = TF("matrix.gpu_c", gpu_done);
+  auto cpu_label = TF("matrix.cpu_c", cpu_done);
   const char* note = T("matrix.colour_note");
   // Labels wrap inside their half and the note inside the panel (at 2x text neither fits on one
   // line); the matrices get the height that is left.
   const float spacing = ImGui::GetStyle().ItemSpacing.y;
-  const float label_h = std::max(ImGui::CalcTextSize(gpu_label.c_str(), nullptr, false, half).y,
-                                 ImGui::CalcTextSize(cpu_label.c_str(), nullptr, false, half).y);
+  const auto labels_h = [&] {
+    return std::max(ImGui::CalcTextSize(gpu_label.c_str(), nullptr, false, half).y,
+                    ImGui::CalcTextSize(cpu_label.c_str(), nullptr, false, half).y);
+  };
+  float label_h = labels_h();
   const float note_h = ImGui::CalcTextSize(note, nullptr, false, full).y;
   // In a panel too short for all of it (2x text on a 720-line screen) the note goes first, then
   // the labels: whole lines left out, never half of one cut off.
   const float room = ImGui::GetContentRegionAvail().y;
   const float min_box = 3 * ImGui::GetTextLineHeight();
   const bool show_note = room - label_h - note_h - 3 * spacing >= min_box;
-  const bool show_labels = room - label_h - 2 * spacing >= min_box;
+  bool show_labels = room - label_h - 2 * spacing >= min_box;
+  if (!show_labels) {
+    // Unlabelled, two dark squares say nothing: "GPU 25.8%" on one line above a smaller matrix,
+    // or "GPU" alone where even that would wrap.
+    const auto one_line = [&](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x <= half; };
+    gpu_label = TF("matrix.gpu_c_brief", gpu_done);
+    cpu_label = TF("matrix.cpu_c_brief", cpu_done);
+    if (!one_line(gpu_label) || !one_line(cpu_label)) {
+      gpu_label = "GPU";
+      cpu_label = "CPU";
+    }
+    label_h = labels_h();
+    show_labels = room - label_h - 2 * spacing >= 2 * ImGui::GetTextLineHeight();
+  }
   const float box_h = std::max(8.0f, room - (show_labels ? label_h + spacing : 0) - (show_note ? note_h + spacing : 0) - spacing);
   auto labelled_matrix = [&](const std::string& label, CellGridRenderer& renderer, const std::vector<std::uint8_t>& cells) {
     ImGui::BeginGroup();

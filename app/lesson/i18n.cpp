@@ -172,6 +172,8 @@ constexpr Entry kTable[] = {
     {"timeline.step_forward", "Step one cycle (Right; Shift: 1 %)", "한 사이클 앞으로 (오른쪽 화살표; Shift: 1 %)"},
     {"matrix.gpu_c", "GPU's C: {} %", "GPU의 C: {} %"},
     {"matrix.cpu_c", "CPU's C: {} %", "CPU의 C: {} %"},
+    {"matrix.gpu_c_brief", "GPU {}%", "GPU {}%"},
+    {"matrix.cpu_c_brief", "CPU {}%", "CPU {}%"},
     {"matrix.colour_note", "colour: the SM or core that finished the cell", "색: 그 칸을 끝낸 SM 또는 코어"},
     {"cpu.cores_shown", "{} of its {} cores shown, naive loop, one cell at a time",
      "코어 {1}개 중 {0}개 표시, 단순 루프, 한 번에 한 칸"},
@@ -251,6 +253,8 @@ constexpr Entry kTable[] = {
      "모델 {0} GFLOP/s, 실측 {1} GFLOP/s (cpu-naive, 스레드 1개, {2})"},
     {"cpu.model_only", "model {} GFLOP/s (cpu-naive, 1 thread, {})", "모델 {0} GFLOP/s (cpu-naive, 스레드 1개, {1})"},
     {"cpu.measure_hint", "measured: run cpu-naive at {}", "실측: {} 크기로 cpu-naive를 실행하세요"},
+    {"cpu.model_measured_brief", "model {} vs measured {} GFLOP/s (cpu-naive)", "모델 {0}, 실측 {1} GFLOP/s (cpu-naive)"},
+    {"cpu.model_only_brief", "model {} GFLOP/s (cpu-naive, not measured)", "모델 {0} GFLOP/s (cpu-naive, 실측 전)"},
     // The real-run panel (gui/real_run_panel.cpp): its table, controls and status lines.
     {"run.none", "none", "없음"},
     {"run.unavailable", "(unavailable)", "(사용할 수 없음)"},

@@ -1,6 +1,7 @@
 // Runs measured on another machine, in the real window: shown in their own colour with where and
 // when, used by the speed sentence only when this machine has no hardware GPU and the shapes
 // match, and a broken or foreign file reported in one line while everything else carries on.
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -160,5 +161,36 @@ TEST(GuiMeasured, GlKernelsAnimateAsTheNearestModelledKernel) {
     ASSERT_TRUE(state.is_object()) << r.output;
     EXPECT_EQ(state["kernel"], modelled) << kernel;
     EXPECT_EQ(state["gpu_kernel"], kernel);
+  }
+}
+
+// Issue 10 item 6 on screen: after a verified one-thread cpu-naive run, the CPU column puts the
+// model's figure beside the measured one, whole where there is room and in fewer words where the
+// whole line would leave the cores no room (1920x1080 with 1.75x text).
+TEST(GuiMeasured, TheCpuColumnShowsTheModelBesideTheMeasuredNaiveRun) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  const auto drawn_line = [](const WindowRun& run) {
+    for (const auto& t : run.state["clipped_text"]["drawn"])
+      if (t["text"].get<std::string>().rfind("model ", 0) == 0) return t["text"].get<std::string>();
+    return std::string();
+  };
+  for (const auto& [window, brief] : {std::pair{"--window 1920x1080", false}, std::pair{"--window 1920x1080 --ui-scale 1.75", true}}) {
+    const WindowRun run =
+        run_window("cpu_model_line", std::string("--frames 3 --wait-results --print-state --cpu-kernel cpu-naive "
+                                                 "--threads 1 --size 64 --no-wait ") + window);
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    const auto& cpu = run.state["measured"]["cpu"];
+    ASSERT_TRUE(cpu.is_object() && cpu["verified"].get<bool>()) << run.state.dump();
+    const double g = cpu["gflops"].get<double>();
+    char measured[32];
+    std::snprintf(measured, sizeof measured, g < 10 ? "%.2f" : "%.1f", g);
+    const std::string line = drawn_line(run);
+    if (brief) {
+      EXPECT_NE(line.find(std::string(" vs measured ") + measured + " GFLOP/s (cpu-naive)"), std::string::npos) << line;
+    } else {
+      EXPECT_NE(line.find(std::string(", measured ") + measured + " GFLOP/s (cpu-naive, 1 thread, 64³)"), std::string::npos)
+          << line;
+    }
+    EXPECT_EQ(run.state["clipped_text"]["count"], 0) << window;
   }
 }

@@ -142,6 +142,22 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
     label_h = labels_h();
     show_labels = room - label_h - 2 * spacing >= 2 * ImGui::GetTextLineHeight();
   }
+  // Wide and short (a lesson step's strip beside the chip, 2x text on 720 lines): each label left
+  // of its matrix rather than none at all, with the percentage where it leaves the matrix room.
+  bool side_labels = false;
+  float side_w = 0;
+  if (!show_labels) {
+    const float min_side = 2 * ImGui::GetTextLineHeight();
+    const auto label_w = [&](const std::string& g, const std::string& c) {
+      return std::max(ImGui::CalcTextSize(g.c_str()).x, ImGui::CalcTextSize(c.c_str()).x) + ImGui::GetStyle().ItemSpacing.x;
+    };
+    const std::string gpu_brief = TF("matrix.gpu_c_brief", gpu_done), cpu_brief = TF("matrix.cpu_c_brief", cpu_done);
+    const bool brief_fits = half - label_w(gpu_brief, cpu_brief) >= min_side;
+    gpu_label = brief_fits ? gpu_brief : "GPU";
+    cpu_label = brief_fits ? cpu_brief : "CPU";
+    side_w = label_w(gpu_label, cpu_label);
+    side_labels = half - side_w >= min_side && room >= ImGui::GetTextLineHeight();
+  }
   const float box_h = std::max(8.0f, room - (show_labels ? label_h + spacing : 0) - (show_note ? note_h + spacing : 0) - spacing);
   auto labelled_matrix = [&](const std::string& label, CellGridRenderer& renderer, const std::vector<std::uint8_t>& cells) {
     ImGui::BeginGroup();
@@ -152,7 +168,13 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
       ImGui::PopStyleColor();
       ImGui::PopTextWrapPos();
     }
-    const auto drawn = draw_matrix(renderer, fresh ? &cells : nullptr, shape.m, shape.n, ImVec2(half, box_h), highlight_cell);
+    if (side_labels) {
+      ImGui::TextColored(colour_simulated(), "%s", label.c_str());
+      ImGui::SameLine(0, 0);
+      ImGui::SetCursorPosX(ImGui::GetCursorPosX() + side_w - ImGui::CalcTextSize(label.c_str()).x);
+    }
+    const float box_w = side_labels ? half - side_w : half;
+    const auto drawn = draw_matrix(renderer, fresh ? &cells : nullptr, shape.m, shape.n, ImVec2(box_w, box_h), highlight_cell);
     highlight_drawn.row_px = std::max(highlight_drawn.row_px, drawn.row_px);
     highlight_drawn.col_px = std::max(highlight_drawn.col_px, drawn.col_px);
     highlight_drawn.cell_px = std::max(highlight_drawn.cell_px, drawn.cell_px);

@@ -229,8 +229,24 @@ TEST_F(GuiSim, TheFreeWindowCutsNoTextAndTheScrubBarShowsItsLabel) {
 // whose draw list held only the grid's GL callback was dropped by ImGui, so at 1280x720 with 1.5x
 // text the view was empty. At 1920x1080 with 2x text the labels' two lines did not fit either;
 // they take one line there now ("GPU 0.0%").
+// A lesson step's short strip beside the chip (step 4 at 1280x720 with 2x text) puts "GPU" and
+// "CPU" left of their matrices instead.
 TEST_F(GuiSim, TheMatricesShowWhereTheirLabelsDoNotFit) {
-  for (const char* size : {"--window 1280x720 --ui-scale 1.5", "--window 1920x1080 --ui-scale 2"}) {
+  const auto labelled = [](const nlohmann::json& state) {
+    int n = 0;
+    for (const auto& t : state["clipped_text"]["drawn"]) {
+      if (t["panel"] != "Simulated GPU") continue;  // the real run's table has rows "CPU" and "GPU"
+      const std::string text = t["text"];
+      for (const char* who : {"GPU", "CPU"})
+        if (text == who || text.rfind(std::string(who) + "'s C: ", 0) == 0 ||
+            (text.rfind(std::string(who) + " ", 0) == 0 && text.back() == '%'))
+          ++n;
+    }
+    return n;
+  };
+  for (const char* size : {"--window 1280x720 --ui-scale 1.5", "--window 1920x1080 --ui-scale 2",
+                           "--window 1280x720 --ui-scale 2 --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS
+                           "/lessons/gpu-story.en.toml --step 4"}) {
     const Frame f{ws::test_support::run_window(
         "sim_matrix_short", std::string("--frames 3 --no-run --print-state --size 128 --cycle 0 ") + size)};
     ASSERT_EQ(f.exit_code, 0) << f.output;
@@ -239,5 +255,8 @@ TEST_F(GuiSim, TheMatricesShowWhereTheirLabelsDoNotFit) {
     // Both halves: C not yet done, in the pending colour, a square of at least 40 px a side each.
     EXPECT_GT(f.count(matrix, kPending, 3, 0.0f, 0.5f), 40 * 40) << size;
     EXPECT_GT(f.count(matrix, kPending, 3, 0.5f, 1.0f), 40 * 40) << size;
+    EXPECT_EQ(labelled(f.state), 2) << size << ": each matrix named";
+    for (const auto& t : f.state["clipped_text"]["texts"])
+      EXPECT_NE(t["panel"], "Simulated GPU") << size << ": " << t["text"];
   }
 }

@@ -70,6 +70,27 @@ std::string model_vs_measured_line(const sim::CpuPreset& cpu, lesson::Language l
   return lesson::trf("cpu.model_only", lang, model, shape) + "; " + lesson::trf("cpu.measure_hint", lang, shape);
 }
 
+namespace {
+
+int card_rows(int cores) {
+  const int cols = cores <= 2 ? cores : cores <= 4 ? 2 : 4;
+  return (cores + cols - 1) / std::max(1, cols);
+}
+
+constexpr float kCardGap = 6;
+
+float cards_min_height(int rows) { return rows * (2 * ImGui::GetTextLineHeight() + 10) + kCardGap * (rows - 1); }
+
+}  // namespace
+
+float cpu_view_min_height(const SimSession& session, float width) {
+  const sim::Simulation* s = session.simulation();
+  if (!s) return 0;
+  const std::string label = TF("label.simulated", cpu_display_name(s->cpu()));
+  return ImGui::CalcTextSize(label.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y +
+         cards_min_height(card_rows(s->cpu_core_count()));
+}
+
 int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int* cards_visible) {
   int clicked = -1;
   if (cards_visible) *cards_visible = 0;
@@ -82,8 +103,8 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int
   const auto& cpu = s->cpu();
   const int cores = s->cpu_core_count();
   const int cols = cores <= 2 ? cores : cores <= 4 ? 2 : 4;
-  const int rows = (cores + cols - 1) / std::max(1, cols);
-  const float gap = 6;
+  const int rows = card_rows(cores);
+  const float gap = kCardGap;
   const float line = ImGui::GetTextLineHeight();
   // The lines above the cards, wrapped (at 2x text the panel is narrower than any of them). The
   // cards come first: where all lines would leave them less than a name and a line each (a short
@@ -96,7 +117,7 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int
   const auto wrapped_h = [&](const std::string& t) {
     return t.empty() ? 0.0f : ImGui::CalcTextSize(t.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
   };
-  const float cards_min_h = rows * (2 * line + 10) + gap * (rows - 1);
+  const float cards_min_h = cards_min_height(rows);
   const float room = size.y - wrapped_h(label);
   if (room - wrapped_h(model_line) < cards_min_h) model_line = model_vs_measured_line(cpu, ui_language(), true);
   const bool show_model = room - wrapped_h(model_line) >= cards_min_h;

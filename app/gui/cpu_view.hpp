@@ -23,6 +23,10 @@ void note_real_cpu_result(const kernels::JobResult& result);
 // a panel where the whole line would leave no room for the cores.
 std::string model_vs_measured_line(const sim::CpuPreset& cpu, lesson::Language lang, bool brief = false);
 
+// The least height at which draw_cpu_view shows its label and every core's card with its name
+// and one line, at `width` (the layout gives the column this before the inspector's hint).
+float cpu_view_min_height(const SimSession& session, float width);
+
 // Draws into a child region; returns the core clicked, or -1. `cards_visible`, when given, is set
 // to the cores whose card shows its name in the region's visible part (not scrolled away): what a
 // lesson step's "cpu_cards_visible" expectation counts.

@@ -114,49 +114,42 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
   auto gpu_label = TF("matrix.gpu_c", gpu_done);
   auto cpu_label = TF("matrix.cpu_c", cpu_done);
   const char* note = T("matrix.colour_note");
-  // Labels wrap inside their half and the note inside the panel (at 2x text neither fits on one
-  // line); the matrices get the height that is left.
+  // Each label on one line of its half: "GPU's C: 25.8 %", else "GPU 25.8%", else "GPU". Wrapped,
+  // ImGui broke them after a full stop ("CPU's C: 0." / "00 %"). The note wraps inside the
+  // panel; the matrices get the height that is left.
   const float spacing = ImGui::GetStyle().ItemSpacing.y;
-  const auto labels_h = [&] {
-    return std::max(ImGui::CalcTextSize(gpu_label.c_str(), nullptr, false, half).y,
-                    ImGui::CalcTextSize(cpu_label.c_str(), nullptr, false, half).y);
+  const float line = ImGui::GetTextLineHeight();
+  const auto widest = [&] {
+    return std::max(ImGui::CalcTextSize(gpu_label.c_str()).x, ImGui::CalcTextSize(cpu_label.c_str()).x);
   };
-  float label_h = labels_h();
-  const float note_h = ImGui::CalcTextSize(note, nullptr, false, full).y;
-  // In a panel too short for all of it (2x text on a 720-line screen) the note goes first, then
-  // the labels: whole lines left out, never half of one cut off.
-  const float room = ImGui::GetContentRegionAvail().y;
-  const float min_box = 3 * ImGui::GetTextLineHeight();
-  const bool show_note = room - label_h - note_h - 3 * spacing >= min_box;
-  bool show_labels = room - label_h - 2 * spacing >= min_box;
-  if (!show_labels) {
-    // Unlabelled, two dark squares say nothing: "GPU 25.8%" on one line above a smaller matrix,
-    // or "GPU" alone where even that would wrap.
-    const auto one_line = [&](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x <= half; };
+  if (widest() > half) {
     gpu_label = TF("matrix.gpu_c_brief", gpu_done);
     cpu_label = TF("matrix.cpu_c_brief", cpu_done);
-    if (!one_line(gpu_label) || !one_line(cpu_label)) {
-      gpu_label = "GPU";
-      cpu_label = "CPU";
-    }
-    label_h = labels_h();
-    show_labels = room - label_h - 2 * spacing >= 2 * ImGui::GetTextLineHeight();
   }
+  if (widest() > half) {
+    gpu_label = "GPU";
+    cpu_label = "CPU";
+  }
+  const float label_h = line;
+  const float note_h = ImGui::CalcTextSize(note, nullptr, false, full).y;
+  // In a panel too short for all of it (2x text on a 720-line screen) the note goes first, then
+  // the labels above the matrices: whole lines left out, never half of one cut off.
+  const float room = ImGui::GetContentRegionAvail().y;
+  const float min_box = 2 * line;
+  const bool show_note = room - label_h - note_h - 3 * spacing >= min_box;
+  const bool show_labels = room - label_h - 2 * spacing >= min_box;
   // Wide and short (a lesson step's strip beside the chip, 2x text on 720 lines): each label left
   // of its matrix rather than none at all, with the percentage where it leaves the matrix room.
   bool side_labels = false;
   float side_w = 0;
   if (!show_labels) {
-    const float min_side = 2 * ImGui::GetTextLineHeight();
-    const auto label_w = [&](const std::string& g, const std::string& c) {
-      return std::max(ImGui::CalcTextSize(g.c_str()).x, ImGui::CalcTextSize(c.c_str()).x) + ImGui::GetStyle().ItemSpacing.x;
-    };
-    const std::string gpu_brief = TF("matrix.gpu_c_brief", gpu_done), cpu_brief = TF("matrix.cpu_c_brief", cpu_done);
-    const bool brief_fits = half - label_w(gpu_brief, cpu_brief) >= min_side;
-    gpu_label = brief_fits ? gpu_brief : "GPU";
-    cpu_label = brief_fits ? cpu_brief : "CPU";
-    side_w = label_w(gpu_label, cpu_label);
-    side_labels = half - side_w >= min_side && room >= ImGui::GetTextLineHeight();
+    const auto label_w = [&] { return widest() + ImGui::GetStyle().ItemSpacing.x; };
+    if (half - label_w() < min_box) {
+      gpu_label = "GPU";
+      cpu_label = "CPU";
+    }
+    side_w = label_w();
+    side_labels = half - side_w >= min_box && room >= line;
   }
   const float box_h = std::max(8.0f, room - (show_labels ? label_h + spacing : 0) - (show_note ? note_h + spacing : 0) - spacing);
   auto labelled_matrix = [&](const std::string& label, CellGridRenderer& renderer, const std::vector<std::uint8_t>& cells) {

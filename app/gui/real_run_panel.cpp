@@ -196,7 +196,10 @@ void draw_controls(RealRunView& view, double now) {
   if (edited) session.note_controls_edited(now);
 
   const double bytes = 4.0 * (double(shape.m) * shape.k + double(shape.k) * shape.n + double(shape.m) * shape.n);
-  ImGui::TextDisabled("%s", TF("run.memory_need", format_bytes(bytes), fmt::format("{:.3g}", shape.flops() / 1e9)).c_str());
+  // Wrapped: at 1.5x text on 1280x720 the line ran out of the panel ("per produ").
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", TF("run.memory_need", format_bytes(bytes), fmt::format("{:.3g}", shape.flops() / 1e9)).c_str());
+  ImGui::PopStyleColor();
   if (ImGui::Button(T("control.run"))) session.run_now();
   ImGui::SameLine();
   ImGui::BeginDisabled(!session.busy());

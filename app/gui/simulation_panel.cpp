@@ -230,6 +230,13 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     const float spacing = ImGui::GetStyle().ItemSpacing.y;
     inspector_scale = std::clamp((inspector_room / inspector_want - spacing) / ImGui::GetTextLineHeight(), 0.5f, 1.0f);
   }
+  // The hint to click a lane gives way to the cores' cards: at 1.5x text on 1280x720 it left the
+  // two cards a sliver each, too thin for their names.
+  const float cpu_min = show.cpu && show.gpu ? cpu_view_min_height(session, side_w_if_shown) : 0;
+  const float cpu_share = show.cpu && show.matrix ? 0.5f : 1.0f;
+  const bool hint_only = !gpu_view.selection.valid() && selected_core < 0;
+  if (inspector && hint_only && (main_h - std::min(inspector_room, inspector_want_h)) * cpu_share < cpu_min)
+    inspector = false;
   const bool side = show.cpu || show.matrix || inspector;
   const float side_w = !show.gpu || side ? side_w_if_shown : 0;
   auto rect_here = [](ImVec2 size) {
@@ -250,7 +257,11 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     // rest): the cores and the matrix stand side by side at full height instead of stacked.
     const bool across = !show.gpu && show.cpu && show.matrix;
     const float share = across ? 1.0f : show.cpu && show.matrix ? 0.5f : show.cpu ? 1.0f : 0.0f;
-    const float cpu_h = (main_h - inspector_h) * share;
+    float cpu_h = (main_h - inspector_h) * share;
+    // Stacked above the matrix, the cores take the height their cards need when the matrix is
+    // left three lines.
+    if (show.cpu && show.matrix && !across)
+      cpu_h = std::max(cpu_h, std::min(cpu_min, main_h - inspector_h - 8 - 3 * ImGui::GetTextLineHeightWithSpacing()));
     const float cpu_w = across ? std::floor((side_w - 8) * 0.55f) : side_w;
     if (show.cpu) {
       cpu_rect = rect_here(ImVec2(cpu_w, cpu_h));

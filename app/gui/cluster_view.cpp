@@ -83,6 +83,7 @@ void ClusterView::draw(ImVec2 avail, const std::string& gpu_preset, lesson::Lang
   // The Gantt rows share what is left under the controls and the lines of figures.
   const float bottom = ImGui::GetCursorScreenPos().y + avail.y;
   chips_drawn_ = gantt_rows_drawn_ = intervals_drawn_ = 0;
+  gantt_row_px_ = 0;
   if (!hide_controls) draw_controls(lang);
   update(gpu_preset);
   if (show_curve && !curve_done_) {
@@ -151,7 +152,10 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
   const std::string unavailable = real_unavailable_text(lang);
   const float real_h = !unavailable.empty() ? ImGui::CalcTextSize(unavailable.c_str(), nullptr, false, width).y
                                             : ImGui::GetFrameHeight() + 2 * ImGui::GetTextLineHeightWithSpacing();
-  float below = 4 + font * 1.2f + legend_h + real_h + 3 * style.ItemSpacing.y + style.WindowPadding.y;
+  // Exactly what is drawn after the rows (4 px, the axis's numbers, the legend and the real split,
+  // each followed by the item spacing): `bottom` already excludes the window's padding, and the
+  // ~24 px more this once kept (at 2x text) came out of rows 5 px tall.
+  float below = 4 + font * 1.2f + legend_h + real_h + 2 * style.ItemSpacing.y;
   // The timeline is what the lesson's captions point at (the all-reduce, the bubble): in a short
   // panel (a small window with large text) the link names and the row of chips give way to it,
   // so every GPU's row keeps at least half a line of height.
@@ -247,6 +251,7 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
   }
   const float row_h = std::clamp(space / n, 2.0f, font * 1.2f);
   const int rows = std::min(n, static_cast<int>(space / row_h));
+  gantt_row_px_ = rows > 0 ? row_h : 0;
   const double scale = r.total_s > 0 ? plot_w / r.total_s : 0;
   for (const auto& a : r.activities) {
     if (a.gpu >= rows) continue;
@@ -389,6 +394,7 @@ nlohmann::json ClusterView::state() const {
                    {"scaling_line", scaling_line_},
                    {"chips_drawn", chips_drawn_},
                    {"gantt_rows_drawn", gantt_rows_drawn_},
+                   {"gantt_row_px", gantt_row_px_},
                    {"intervals_drawn", intervals_drawn_},
                    {"playhead_s", playhead_s_},
                    {"compact", compact_},

@@ -57,6 +57,7 @@ struct ClusterView {
   std::string error_;
   std::string scaling_line_;
   int chips_drawn_ = 0, gantt_rows_drawn_ = 0, intervals_drawn_ = 0;
+  float gantt_row_px_ = 0;  // height of one GPU's row as drawn last frame (0: no rows)
   // The step replays on a loop: the playhead on the Gantt, and the links carrying bytes at it lit
   // with a dot travelling along them.
   double playhead_s_ = 0;

@@ -99,3 +99,22 @@ TEST(GuiCluster, TheScalingStepAlwaysShowsItsCurve) {
     EXPECT_EQ(run.state["clipped_text"]["count"], 0) << run.state["clipped_text"].dump();
   }
 }
+
+// The pipeline step's bubble is read off its eight rows. At 1280x720 with 2x text the rows got
+// 5 px each: the space under them kept ~24 px (the window's padding, one more item spacing) that
+// nothing is drawn in. They now take everything but the axis, the legend and the real split's line.
+TEST(GuiCluster, ThePipelineRowsTakeTheRoomLeftUnderThem) {
+  if (!have_display()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run)";
+  for (const char* lang : {"en", "ko"}) {
+    const std::string step = std::string("--lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.") + lang +
+                             ".toml --step 26 --window 1280x720 --ui-scale 2";
+    const auto run = ws::test_support::run_window(std::string("pipeline-720-2x-") + lang,
+                                                  "--frames 4 --print-state --no-run --no-wait " + step,
+                                                  {.home = out_dir + "/home-pipeline-" + lang});
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    const auto& cluster = run.state["cluster"];
+    EXPECT_EQ(cluster["gantt_rows_drawn"], 8) << lang;
+    EXPECT_GE(cluster["gantt_row_px"].get<double>(), 6.0) << lang << ": 5 px before";
+    EXPECT_EQ(run.state["clipped_text"]["count"], 0) << run.state["clipped_text"].dump();
+  }
+}

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/cluster_setup.hpp"
+#include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
 #include "warpscope/sim/presets.hpp"
 
@@ -30,16 +31,6 @@ ImU32 kind_colour(sim::ActivityKind k) {
     case sim::ActivityKind::idle: return u32(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), 0.35f);
   }
   return 0;
-}
-
-// One line of figures, wrapped at the panel's edge: at 2x text on a projector they do not fit on
-// one line.
-void wrapped_text(const ImVec4& colour, const std::string& s) {
-  ImGui::PushStyleColor(ImGuiCol_Text, colour);
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(s.c_str());
-  ImGui::PopTextWrapPos();
-  ImGui::PopStyleColor();
 }
 
 std::string time_text(double s) { return s >= 1e-3 ? fmt::format("{:.2f} ms", s * 1e3) : fmt::format("{:.0f} us", s * 1e6); }

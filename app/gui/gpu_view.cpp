@@ -8,6 +8,7 @@
 
 #include "core/lane_texels.hpp"
 #include "gui/presentation.hpp"
+#include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
 
 namespace ws::app {
@@ -72,16 +73,13 @@ void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
   size = ImGui::GetContentRegionAvail();
   if (!s) {
     // Wrapped: beside the CPU column at 2x text the chip's room is narrower than a refusal's reason.
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", session.building() ? T("sim.simulating_launch") : session.error().c_str());
-    ImGui::PopStyleColor();
+    wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
+                 session.building() ? T("sim.simulating_launch") : session.error());
     ImGui::EndChild();
     return;
   }
   if (!renderer_.ready()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, colour_error());
-    ImGui::TextWrapped("%s", TF("sim.cannot_draw", renderer_.error()).c_str());
-    ImGui::PopStyleColor();
+    wrapped_text(colour_error(), TF("sim.cannot_draw", renderer_.error()));
     ImGui::EndChild();
     return;
   }

@@ -14,6 +14,7 @@
 #include "core/kernel_resources_text.hpp"
 #include "core/measured_text.hpp"
 #include "gui/presentation.hpp"
+#include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
 #include "warpscope/kernels/blas_core.hpp"
 #include "warpscope/kernels/system_info.hpp"
@@ -197,9 +198,8 @@ void draw_controls(RealRunView& view, double now) {
 
   const double bytes = 4.0 * (double(shape.m) * shape.k + double(shape.k) * shape.n + double(shape.m) * shape.n);
   // Wrapped: at 1.5x text on 1280x720 the line ran out of the panel ("per produ").
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", TF("run.memory_need", format_bytes(bytes), fmt::format("{:.3g}", shape.flops() / 1e9)).c_str());
-  ImGui::PopStyleColor();
+  wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
+               TF("run.memory_need", format_bytes(bytes), fmt::format("{:.3g}", shape.flops() / 1e9)));
   if (ImGui::Button(T("control.run"))) session.run_now();
   ImGui::SameLine();
   ImGui::BeginDisabled(!session.busy());

@@ -57,4 +57,12 @@ std::vector<std::string> wrap_whole_words(const std::string& text, float max_w) 
   return lines;
 }
 
+void wrapped_text(const ImVec4& colour, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
 }  // namespace ws::app

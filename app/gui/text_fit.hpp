@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+struct ImVec4;
+
 namespace ws::app {
 
 // The longest run of whole words from the start of `text` that fits `max_w` pixels in the current
@@ -14,5 +16,9 @@ std::string fit_whole_words(const std::string& text, float max_w);
 // `text` broken into lines of whole words no wider than `max_w`; a single word wider than that is
 // left out (it could only be shown cut).
 std::vector<std::string> wrap_whole_words(const std::string& text, float max_w);
+
+// `text` in `colour`, wrapped at the window's right edge (over any wrap position pushed): for
+// lines of figures or reasons that at 2x text do not fit on one.
+void wrapped_text(const ImVec4& colour, const std::string& text);
 
 }  // namespace ws::app

@@ -72,10 +72,9 @@ std::string model_vs_measured_line(const sim::CpuPreset& cpu, lesson::Language l
 
 namespace {
 
-int card_rows(int cores) {
-  const int cols = cores <= 2 ? cores : cores <= 4 ? 2 : 4;
-  return (cores + cols - 1) / std::max(1, cols);
-}
+int card_columns(int cores) { return cores <= 2 ? cores : cores <= 4 ? 2 : 4; }
+
+int card_rows(int cores) { return (cores + card_columns(cores) - 1) / std::max(1, card_columns(cores)); }
 
 constexpr float kCardGap = 6;
 
@@ -102,7 +101,7 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int
   }
   const auto& cpu = s->cpu();
   const int cores = s->cpu_core_count();
-  const int cols = cores <= 2 ? cores : cores <= 4 ? 2 : 4;
+  const int cols = card_columns(cores);
   const int rows = card_rows(cores);
   const float gap = kCardGap;
   const float line = ImGui::GetTextLineHeight();

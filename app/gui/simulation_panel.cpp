@@ -232,10 +232,13 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   }
   // The hint to click a lane gives way to the cores' cards: at 1.5x text on 1280x720 it left the
   // two cards a sliver each, too thin for their names.
+  // Without the chip the panel is wide and often short (a lecture step's caption takes the
+  // rest): the cores and the matrix stand side by side at full height instead of stacked.
+  const bool across = !show.gpu && show.cpu && show.matrix;
+  const float share = across ? 1.0f : show.cpu && show.matrix ? 0.5f : show.cpu ? 1.0f : 0.0f;
   const float cpu_min = show.cpu && show.gpu ? cpu_view_min_height(session, side_w_if_shown) : 0;
-  const float cpu_share = show.cpu && show.matrix ? 0.5f : 1.0f;
   const bool hint_only = !gpu_view.selection.valid() && selected_core < 0;
-  if (inspector && hint_only && (main_h - std::min(inspector_room, inspector_want_h)) * cpu_share < cpu_min)
+  if (inspector && hint_only && (main_h - std::min(inspector_room, inspector_want_h)) * share < cpu_min)
     inspector = false;
   const bool side = show.cpu || show.matrix || inspector;
   const float side_w = !show.gpu || side ? side_w_if_shown : 0;
@@ -253,10 +256,6 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   if (side) {
     ImGui::BeginGroup();
     const float inspector_h = inspector ? std::min(inspector_room, inspector_want_h) : 0;
-    // Without the chip the panel is wide and often short (a lecture step's caption takes the
-    // rest): the cores and the matrix stand side by side at full height instead of stacked.
-    const bool across = !show.gpu && show.cpu && show.matrix;
-    const float share = across ? 1.0f : show.cpu && show.matrix ? 0.5f : show.cpu ? 1.0f : 0.0f;
     float cpu_h = (main_h - inspector_h) * share;
     // Stacked above the matrix, the cores take the height their cards need when the matrix is
     // left three lines.

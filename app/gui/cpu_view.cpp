@@ -1,7 +1,9 @@
 #include "gui/cpu_view.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <tuple>
@@ -80,19 +82,33 @@ constexpr float kCardGap = 6;
 
 float cards_min_height(int rows) { return rows * (2 * ImGui::GetTextLineHeight() + 10) + kCardGap * (rows - 1); }
 
+// Cards with room for their name, the cell in fewer words over two lines ("C[0][26]:" /
+// "k 225/1024", as it wraps at 2x text) and its bar: what the layout gives the cores before the
+// hint to click, and before the matrix when stacked above it.
+float cards_layout_height(int rows) {
+  return rows * (3 * ImGui::GetTextLineHeight() + 19) + kCardGap * (rows - 1);
+}
+
+// The height a line above the cards takes wrapped at `width`, with the spacing after it; none for
+// no line.
+float wrapped_height(const std::string& text, float width) {
+  return text.empty() ? 0.0f
+                      : ImGui::CalcTextSize(text.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
+}
+
 }  // namespace
 
 float cpu_view_min_height(const SimSession& session, float width) {
   const sim::Simulation* s = session.simulation();
   if (!s) return 0;
-  const std::string label = TF("label.simulated", cpu_display_name(s->cpu()));
-  return ImGui::CalcTextSize(label.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y +
-         cards_min_height(card_rows(s->cpu_core_count()));
+  return wrapped_height(TF("label.simulated", cpu_display_name(s->cpu())), width) +
+         wrapped_height(model_vs_measured_line(s->cpu(), ui_language(), true), width) +
+         cards_layout_height(card_rows(s->cpu_core_count()));
 }
 
-int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int* cards_visible) {
+int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, CpuViewShown* shown) {
   int clicked = -1;
-  if (cards_visible) *cards_visible = 0;
+  if (shown) *shown = {};
   const sim::Simulation* s = session.simulation();
   if (!s) {
     ImGui::BeginChild("cpu_view", size, false);
@@ -111,16 +127,24 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int
   // (in fewer words first); the label that says these cores are simulated always stays.
   const std::string label = TF("label.simulated", cpu_display_name(cpu));
   const std::string shown_note = TF("cpu.cores_shown", cores, cpu.cores);
-  std::string model_line = model_vs_measured_line(cpu, ui_language());
+  const std::string model_whole = model_vs_measured_line(cpu, ui_language());
+  const std::string model_brief = model_vs_measured_line(cpu, ui_language(), true);
   const float width = size.x;  // the child has no padding
-  const auto wrapped_h = [&](const std::string& t) {
-    return t.empty() ? 0.0f : ImGui::CalcTextSize(t.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
-  };
-  const float cards_min_h = cards_min_height(rows);
+  const auto wrapped_h = [&](const std::string& t) { return wrapped_height(t, width); };
   const float room = size.y - wrapped_h(label);
-  if (room - wrapped_h(model_line) < cards_min_h) model_line = model_vs_measured_line(cpu, ui_language(), true);
-  const bool show_model = room - wrapped_h(model_line) >= cards_min_h;
-  const bool show_shown = show_model && room - wrapped_h(model_line) - wrapped_h(shown_note) >= cards_min_h;
+  // The model's line whole where the cards keep room for their cell over two lines, else in
+  // fewer words; where neither does, the one that leaves the cards a name and a line.
+  std::string model_line;
+  bool show_model = false;
+  for (const float cards_h : {cards_layout_height(rows), cards_min_height(rows)}) {
+    for (const std::string* t : {&model_whole, &model_brief}) {
+      if (!show_model && room - wrapped_h(*t) >= cards_h) {
+        model_line = *t;
+        show_model = true;
+      }
+    }
+  }
+  const bool show_shown = show_model && room - wrapped_h(model_line) - wrapped_h(shown_note) >= cards_layout_height(rows);
   // The cards take whatever room the lines leave, down to a pixel each: the content is this tall
   // this frame. Told to ImGui up front, since it would otherwise judge the scroll bar by the last
   // frame's content and show one for a frame each time the panel shrinks.
@@ -193,7 +217,8 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int
     // A card too narrow for "Core 12" (many cores, large text) is named by its number alone.
     const std::string name = TF("cpu.core", core);
     const bool name_fits = ImGui::CalcTextSize(name.c_str()).x <= box_w - 16;
-    if (cards_visible && in_view && y + line <= bottom - 2 && a.y + 4 + line <= b.y) ++*cards_visible;
+    const bool card_visible = in_view && y + line <= bottom - 2 && a.y + 4 + line <= b.y;
+    if (shown && card_visible) ++shown->cards_visible;
     text(edge, name_fits ? name : std::to_string(core));
     if (box_h > line * 9) {
       // The parts that make a core "smart": each costs transistors a GPU lane does not have.
@@ -218,8 +243,56 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int
       }
       y += 2;
     }
+    // Where a line would be cut, the same figures in fewer words; where even those would be cut,
+    // nothing: "k 225 of…" or "0 of…" on a short card at large text said less than no line.
+    const auto fits_whole = [&](const std::string& t) {
+      const auto lines = wrap_whole_words(t, box_w - 16);
+      std::size_t chars = 0;  // a word wider than the card is left out of the lines: not whole
+      for (const auto& l : lines) chars += l.size() + 1;
+      const auto n = lines.size();
+      return n > 0 && chars == t.size() + 1 && y + (n - 1) * (line + 1) + line <= bottom - 2;
+    };
+    const auto first_whole = [&](const auto& forms) -> int {
+      for (int i = 0; i < static_cast<int>(std::size(forms)); ++i)
+        if (fits_whole(forms[i])) return i;
+      return -1;
+    };
     if (info.row >= 0) {
-      text(fg, TF("cpu.cell", info.row, info.col, info.k_done, info.k_total));
+      // The cell line breaks only where chosen, so "k" stays with its figures: the sentence on
+      // one line or at its colon, then the same in fewer words, then the k figures alone.
+      const std::string at = TF("cpu.cell_at", info.row, info.col), k_of = TF("cpu.cell_k_of", info.k_done, info.k_total);
+      const std::string cell = TF("cpu.cell_name", info.row, info.col), k = TF("cpu.cell_k", info.k_done, info.k_total);
+      const std::vector<std::string> forms[] = {{at + " " + k_of}, {at, k_of}, {cell + ": " + k}, {cell, k}, {k}};
+      ImFont* font = ImGui::GetFont();
+      const auto fits_lines = [&](const std::vector<std::string>& lines, float scale) {
+        const float size = ImGui::GetFontSize() * scale;
+        for (const auto& l : lines)
+          if (font->CalcTextSizeA(size, FLT_MAX, 0.0f, l.c_str()).x > box_w - 16) return false;
+        return y + (lines.size() - 1) * (line * scale + 1) + line * scale <= bottom - 2;
+      };
+      struct Try {
+        int form;
+        float scale;
+      };
+      // Last, the cell's two lines at four fifths of the text size, where a narrow card at 2x
+      // text has no room for "k 241/1024" (the figures smaller rather than not at all).
+      constexpr Try kTries[] = {{0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}, {3, 0.8f}, {4, 0.8f}};
+      int form = -1;
+      float scale = 1;
+      for (const Try& t : kTries) {
+        if (fits_lines(forms[t.form], t.scale)) {
+          form = t.form;
+          scale = t.scale;
+          break;
+        }
+      }
+      if (shown && card_visible && form >= 0 && form < 4) ++shown->cells_whole;
+      if (form >= 0) {
+        for (const auto& l : forms[form]) {
+          dl->AddText(font, ImGui::GetFontSize() * scale, ImVec2(a.x + 8, y), fg, l.c_str());
+          y += line * scale + 1;
+        }
+      }
       const float frac = info.k_total ? float(info.k_done) / info.k_total : 0;
       dl->AddRectFilled(ImVec2(a.x + 8, y), ImVec2(b.x - 8, y + 6), ImGui::GetColorU32(ImGuiCol_Border), 2);
       dl->AddRectFilled(ImVec2(a.x + 8, y), ImVec2(a.x + 8 + (box_w - 16) * frac, y + 6), edge, 2);
@@ -227,11 +300,16 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int
     } else {
       text(fg, T("cpu.finished"));
     }
-    text(dim, TF("cpu.cells", info.cells_done, info.cells_assigned, fmt::format("{:.2f}", 100 * info.progress)));
+    const std::string cells[] = {
+        TF("cpu.cells", info.cells_done, info.cells_assigned, fmt::format("{:.2f}", 100 * info.progress)),
+        TF("cpu.cells_brief", info.cells_done, info.cells_assigned)};
+    if (const int form = first_whole(cells); form >= 0) text(dim, cells[form]);
     const auto accesses = info.l1_hits + info.l2_hits + info.l3_hits + info.dram_accesses;
-    if (accesses > 0 && box_h > line * 5)
-      text(dim, TF("cpu.hits", fmt::format("{:.0f}", 100.0 * info.l1_hits / accesses),
-                   fmt::format("{:.1f}", 100.0 * info.dram_accesses / accesses)));
+    if (accesses > 0 && box_h > line * 5) {
+      const std::string hits = TF("cpu.hits", fmt::format("{:.0f}", 100.0 * info.l1_hits / accesses),
+                                  fmt::format("{:.1f}", 100.0 * info.dram_accesses / accesses));
+      if (fits_whole(hits)) text(dim, hits);
+    }
     dl->PopClipRect();
   }
   ImGui::EndChild();

@@ -23,13 +23,19 @@ void note_real_cpu_result(const kernels::JobResult& result);
 // a panel where the whole line would leave no room for the cores.
 std::string model_vs_measured_line(const sim::CpuPreset& cpu, lesson::Language lang, bool brief = false);
 
-// The least height at which draw_cpu_view shows its label and every core's card with its name
-// and one line, at `width` (the layout gives the column this before the inspector's hint).
+// The height at which draw_cpu_view shows its label, the model's figure in fewer words and every
+// core's card with its name and its cell over two lines, at `width` (the layout gives the column
+// this before the inspector's hint, and before the matrix when stacked above it).
 float cpu_view_min_height(const SimSession& session, float width);
 
-// Draws into a child region; returns the core clicked, or -1. `cards_visible`, when given, is set
-// to the cores whose card shows its name in the region's visible part (not scrolled away): what a
-// lesson step's "cpu_cards_visible" expectation counts.
-int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, int* cards_visible = nullptr);
+// What draw_cpu_view showed, for --print-state and a lesson step's expectations.
+struct CpuViewShown {
+  int cards_visible = 0;  // cards whose name shows in the region's visible part (not scrolled away)
+  int cells_whole = 0;    // of them, cards whose cell line ("C[0][26]: k 225/1024") shows whole
+};
+
+// Draws into a child region; returns the core clicked, or -1. `shown`, when given, says what of
+// the cards could be read.
+int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, CpuViewShown* shown = nullptr);
 
 }  // namespace ws::app

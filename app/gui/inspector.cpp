@@ -96,7 +96,10 @@ int inspector_lines(const SimSession& session, const LaneSelection& lane, int cp
   int lines = 1;  // the panel's padding
   for (const Line& l : inspector_text(session, lane, cpu_core, width))
     lines += std::max(1, static_cast<int>(std::lround(ImGui::CalcTextSize(l.text.c_str(), nullptr, false, width).y / line_h)));
-  return std::max(lines, 5);
+  // A selection keeps five lines at least, so the panel does not jump as its lines come and go;
+  // the hint to click takes only its own, which at 2x text leaves the cores' cards a line more.
+  const bool hint_only = !lane.valid() && cpu_core < 0;
+  return hint_only ? lines : std::max(lines, 5);
 }
 
 void draw_inspector(const SimSession& session, const LaneSelection& lane, int cpu_core) {

@@ -15,7 +15,8 @@ nlohmann::json picture_counts(const SimulationPanel& sim, const RealRunView& rea
   c["drawn_chip"] = drawn_flag(sim.chip_rect);
   c["drawn_cpu"] = drawn_flag(sim.cpu_rect);
   c["drawn_matrix"] = drawn_flag(sim.matrix_rect);
-  c["cpu_cards_visible"] = sim.cpu_cards_visible;
+  c["cpu_cards_visible"] = sim.cpu_shown.cards_visible;
+  c["cpu_cells_whole"] = sim.cpu_shown.cells_whole;
   c["controls_folded"] = sim.controls_folded ? 1 : 0;
   c["drawn_timers"] = drawn.timers ? 1 : 0;
   c["drawn_roofline"] = drawn.roofline ? 1 : 0;

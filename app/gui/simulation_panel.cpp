@@ -247,7 +247,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     return Rect{p.x, p.y, size.x, size.y};
   };
   chip_rect = cpu_rect = matrix_rect = Rect{};
-  cpu_cards_visible = 0;
+  cpu_shown = {};
   if (show.gpu) {
     chip_rect = rect_here(ImVec2(avail.x - side_w - (side ? 8 : 0), main_h));
     gpu_view.draw(session, ImVec2(chip_rect.w, main_h), dt);
@@ -264,7 +264,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     const float cpu_w = across ? std::floor((side_w - 8) * 0.55f) : side_w;
     if (show.cpu) {
       cpu_rect = rect_here(ImVec2(cpu_w, cpu_h));
-      const int clicked = draw_cpu_view(session, ImVec2(cpu_w, cpu_h), selected_core, &cpu_cards_visible);
+      const int clicked = draw_cpu_view(session, ImVec2(cpu_w, cpu_h), selected_core, &cpu_shown);
       if (clicked >= 0) {
         selected_core = clicked;
         gpu_view.selection = {};

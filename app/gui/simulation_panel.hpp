@@ -6,6 +6,7 @@
 
 #include "core/real_run_session.hpp"
 #include "core/sim_session.hpp"
+#include "gui/cpu_view.hpp"
 #include "gui/gpu_view.hpp"
 #include "gui/lesson_player.hpp"
 #include "gui/matrix_view.hpp"
@@ -36,7 +37,7 @@ struct SimulationPanel {
   struct Rect { float x = 0, y = 0, w = 0, h = 0; };
   Rect chip_rect, cpu_rect, matrix_rect;
   bool legend_shown = true;  // false where the chip needed the legend's room, or no chip is drawn
-  int cpu_cards_visible = 0;   // CPU cores whose card shows (draw_cpu_view), 0 when the cores are not drawn
+  CpuViewShown cpu_shown;      // what the CPU cores' cards showed (draw_cpu_view), zeros when not drawn
   ScrubBarLayout scrub;  // the timeline's scrub bar, as drawn last frame
   // The timeline's height in the last frame that drew it, less its text lines and buttons' rows
   // (so: separator, spacing); none before it was ever drawn.

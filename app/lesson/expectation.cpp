@@ -47,6 +47,7 @@ const std::vector<ExpectationName>& expectation_names() {
         {"drawn_chip", "the simulated chip was drawn"},
         {"drawn_cpu", "the simulated CPU cores were drawn"},
         {"cpu_cards_visible", "CPU core cards showing their name (not scrolled out of view)"},
+        {"cpu_cells_whole", "of those cards, the ones whose cell line (the cell and k of K) shows whole"},
         {"controls_folded", "1 when the simulation's pickers are folded into one line (a short panel, large text)"},
         {"drawn_matrix", "the matrix view was drawn"},
         {"drawn_timers", "the real-run panel (measured on this machine) was drawn"},

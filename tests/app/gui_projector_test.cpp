@@ -135,6 +135,21 @@ TEST_F(GuiProjector, AShortPanelFoldsTheSimulationPickersSoTheCoresShow) {
   }
 }
 
+// The cores' cards name the cell each core works on and how far along k it is, with every figure
+// whole: at 2x text on 1080 lines the line was left out (no room for more than "cell…"), at 1.5x
+// on 720 it ended "k 225 of…". Now the sentence breaks at its colon, else fewer words, else the
+// same two lines a fifth smaller.
+TEST_F(GuiProjector, TheCoresCardsShowTheirCellAndItsKWhole) {
+  for (const char* args : {"--window 1920x1080 --ui-scale 2", "--window 1920x1080 --ui-scale 2 --lang ko",
+                           "--window 1600x900 --ui-scale 2 --lang ko", "--window 1280x720 --ui-scale 1.5",
+                           "--window 1920x1080", "--window 1280x720 --lang ko"}) {
+    const auto s = state_of(args);  // the default 1024³: k runs to four digits
+    EXPECT_EQ(s["picture"]["cpu_cards_visible"], 2) << args;
+    EXPECT_EQ(s["picture"]["cpu_cells_whole"], 2) << args;
+    EXPECT_EQ(s["clipped_text"]["count"], 0) << args << "\n" << clipped_list(s["clipped_text"]);
+  }
+}
+
 // The check itself must be able to fail: a window far too small for 3x text cuts something.
 TEST_F(GuiProjector, TheClipCheckFindsTextThatIsCut) {
   const auto s = state_of("--window 400x300 --size 64 --ui-scale 3");

@@ -153,20 +153,12 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
   // Scrolls rather than cuts: at 2x text in a short panel the wrapped lines above the cards can
   // be taller than the room.
   ImGui::BeginChild("cpu_view", size, false);
-  ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
-  ImGui::TextWrapped("%s", label.c_str());
-  ImGui::PopStyleColor();
-  if (show_shown) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", shown_note.c_str());
-    ImGui::PopStyleColor();
-  }
+  wrapped_text(colour_simulated(), label);
+  if (show_shown) wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), shown_note);
   // The model's speed for the real cpu-naive (one core) beside the measured one, each labelled.
   if (show_model && !model_line.empty()) {
     const bool measured = real_cpu_runs().naive_gflops.has_value();
-    ImGui::PushStyleColor(ImGuiCol_Text, measured ? colour_measured() : colour_simulated());
-    ImGui::TextWrapped("%s", model_line.c_str());
-    ImGui::PopStyleColor();
+    wrapped_text(measured ? colour_measured() : colour_simulated(), model_line);
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // A window shrunk to a few pixels leaves no width: ImGui asserts on a zero-sized button.

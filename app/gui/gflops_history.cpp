@@ -95,9 +95,7 @@ void GflopsHistory::draw(float height) const {
     draw->AddLine(ImVec2(at.x + 10, mid), ImVec2(at.x + 16, mid), elsewhere, 2.0f);
     ImGui::Dummy(ImVec2(18, ImGui::GetTextLineHeight()));
     ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, colour_elsewhere());
-    ImGui::TextWrapped("%s: %s GFLOP/s", r.label.c_str(), format_sig3(r.gflops).c_str());
-    ImGui::PopStyleColor();
+    wrapped_text(colour_elsewhere(), r.label + ": " + format_sig3(r.gflops) + " GFLOP/s");
   }
   int column = 0;
   for (const auto& [name, pts] : series_) {

@@ -7,6 +7,7 @@
 
 #include "core/lane_texels.hpp"
 #include "gui/presentation.hpp"
+#include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
 
 namespace ws::app {
@@ -177,9 +178,7 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
   ImGui::SameLine(half + 8);
   labelled_matrix(cpu_label, cpu_renderer_, cpu_cells_);
   if (show_note) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", note);
-    ImGui::PopStyleColor();
+    wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), note);
   }
   ImGui::EndChild();
 }

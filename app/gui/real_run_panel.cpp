@@ -58,12 +58,6 @@ std::optional<ComparisonGpu> RealRunView::comparison() const {
 
 namespace {
 
-void text_coloured(const ImVec4& colour, const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, colour);
-  ImGui::TextWrapped("%s", text.c_str());
-  ImGui::PopStyleColor();
-}
-
 // A kernel picker that still lists kernels that cannot run here, with the reason as a tooltip,
 // so a student without a GPU sees what exists and why it is greyed out.
 bool kernel_combo(const char* label, kernels::Device device, std::string& selected) {
@@ -217,7 +211,7 @@ void draw_pending_run(RealRunSession& session) {
   const auto pending = session.pending_confirmation(ui_language());
   if (!pending) return;
   ImGui::Spacing();
-  text_coloured(colour_error(), *pending);
+  wrapped_text(colour_error(), *pending);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", session.pending_basis().c_str());
   if (ImGui::Button(T("control.run_anyway"))) session.confirm();
   ImGui::SameLine();
@@ -256,12 +250,12 @@ FittingHeaders fitting_headers(std::initializer_list<const char*> full, std::ini
 
 // Runs measured on other machines: a table per file, in their own colour, under their label.
 void draw_elsewhere(const RealRunView& view) {
-  for (const auto& error : view.elsewhere_errors) text_coloured(colour_error(), error);
+  for (const auto& error : view.elsewhere_errors) wrapped_text(colour_error(), error);
   int table_id = 0;
   for (const auto& run : view.elsewhere) {
     ImGui::Separator();
     const std::string devices = run.gpu_name.empty() ? run.cpu_name : TF("run.devices_both", run.gpu_name, run.cpu_name);
-    text_coloured(colour_elsewhere(), TF("run.elsewhere", devices, run.host, run.short_date(),
+    wrapped_text(colour_elsewhere(), TF("run.elsewhere", devices, run.host, run.short_date(),
                                          std::filesystem::path(run.file).filename().string()));
     ImGui::PushStyleColor(ImGuiCol_Text, colour_elsewhere());
     if (ImGui::BeginTable(fmt::format("elsewhere{}", table_id++).c_str(), 6,
@@ -310,15 +304,15 @@ void draw_hardware_lines() {
   if (gpu)
     ImGui::TextWrapped("%s", TF("run.gpu_line", gpu->name, gpu->cc_major, gpu->cc_minor, gpu->sm_count).c_str());
   else
-    text_coloured(colour_error(), "CUDA: " + kernels::gpu_status());
+    wrapped_text(colour_error(), "CUDA: " + kernels::gpu_status());
   if (!gpu) {
     const auto gl = kernels::gl_info();
     if (gl && !gl->software)
       ImGui::TextWrapped("GPU (OpenGL): %s", gl->renderer.c_str());
     else if (gl)
-      text_coloured(colour_error(), TF("run.gl_software", gl->renderer));
+      wrapped_text(colour_error(), TF("run.gl_software", gl->renderer));
     else
-      text_coloured(colour_error(), "OpenGL: " + kernels::gl_status());
+      wrapped_text(colour_error(), "OpenGL: " + kernels::gl_status());
   }
 }
 
@@ -336,7 +330,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     view.compact_for_h = panel.y;
   }
   const bool compact = clean && view.compact;
-  text_coloured(colour_measured(), T("label.measured_here"));
+  wrapped_text(colour_measured(), T("label.measured_here"));
   if (!compact) draw_hardware_lines();
   ImGui::Separator();
 
@@ -369,10 +363,10 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   }
   for (const auto* r : {&session.cpu_result(), &session.gpu_result()}) {
     if (!*r) continue;
-    if ((*r)->skipped) text_coloured(colour_error(), TF("run.kernel_skipped", (*r)->kernel, *(*r)->skipped));
-    else if ((*r)->failed) text_coloured(colour_error(), TF("run.kernel_failed", (*r)->kernel, *(*r)->failed));
+    if ((*r)->skipped) wrapped_text(colour_error(), TF("run.kernel_skipped", (*r)->kernel, *(*r)->skipped));
+    else if ((*r)->failed) wrapped_text(colour_error(), TF("run.kernel_failed", (*r)->kernel, *(*r)->failed));
     else if (!(*r)->verified)
-      text_coloured(colour_error(), TF("run.kernel_wrong", (*r)->kernel, fmt::format("{:.2e}", (*r)->max_rel_error),
+      wrapped_text(colour_error(), TF("run.kernel_wrong", (*r)->kernel, fmt::format("{:.2e}", (*r)->max_rel_error),
                                        (*r)->checked_elements));
     else if (!(*r)->detail.empty() && !compact) {  // how it ran: a detail the compact panel gives up first
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -387,13 +381,11 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   // or the build's for sm_90, as the line says).
   if (!c.gpu_kernel.empty() && !compact)
     if (const auto line = resource_line(c.gpu_kernel, c.shape)) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-      ImGui::TextWrapped("%s: %s", c.gpu_kernel.c_str(), line->c_str());
-      ImGui::PopStyleColor();
+      wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), c.gpu_kernel + ": " + *line);
     }
 
   if (const auto& g = session.gpu_result(); g && g->software_renderer && !g->skipped)
-    text_coloured(colour_error(), TF("run.software_gpu", g->kernel, g->device_name));
+    wrapped_text(colour_error(), TF("run.software_gpu", g->kernel, g->device_name));
 
   ImGui::Spacing();
   if (const auto& cpu_run = session.cpu_result()) {
@@ -403,7 +395,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     if (gpu_side && gpu_side->elsewhere) sentence = elsewhere_speedup_sentence(*gpu_side, *cpu_run, ui_language());
     if (sentence) {
       ImGui::SetWindowFontScale(1.35f);
-      text_coloured(gpu_side->elsewhere ? colour_elsewhere() : colour_measured(), *sentence);
+      wrapped_text(gpu_side->elsewhere ? colour_elsewhere() : colour_measured(), *sentence);
       ImGui::SetWindowFontScale(1.0f);
     }
   }

@@ -11,6 +11,7 @@
 #include "gui/presentation.hpp"
 #include "gui/preset_display_name.hpp"
 #include "gui/real_run_panel.hpp"
+#include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
 #include "warpscope/sim/simulation.hpp"
 
@@ -260,9 +261,7 @@ void RooflinePanel::draw(ImVec2 size, const RealRunView& real, const SimSession&
   }
   draw_legend(legend, compact, size.x);
   for (const auto& n : notes) {
-    ImGui::PushStyleColor(ImGuiCol_Text, colour_error());
-    ImGui::TextWrapped("%s", n.c_str());
-    ImGui::PopStyleColor();
+    wrapped_text(colour_error(), n);
   }
 
   const ImVec2 origin = ImGui::GetCursorScreenPos();

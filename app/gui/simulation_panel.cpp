@@ -185,9 +185,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     case ModelNote::other: note += TF("sim.other_model", real.gpu_kernel, sim::to_string(controls.kernel)); break;
     case ModelNote::none: break;
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", note.c_str());  // a long note wraps at the panel's edge instead of running off it
-  ImGui::PopStyleColor();
+  wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), note);  // at the panel's edge, not off it
   // The timeline's room: its text lines and its buttons' rows measured for this frame (the lines
   // change as the run goes on, the rows with the width), plus the rest (separator, spacing) as it
   // was last drawn; before it ever was, an estimate of the rest that errs tall.

@@ -10,6 +10,7 @@
 
 #include "gui/preset_display_name.hpp"
 #include "gui/presentation.hpp"
+#include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
 
 namespace ws::app {
@@ -151,9 +152,7 @@ void draw_timeline(SimSession& session, const TimelineText& t, bool clean, Scrub
   }
   if (!clean) draw_timeline_controls(session, scrub);
   const float width = ImGui::GetContentRegionAvail().x;
-  ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
-  ImGui::TextWrapped("%s", t.kernel.c_str());
-  ImGui::PopStyleColor();
+  wrapped_text(colour_simulated(), t.kernel);
   // Never cut: beside the kernel's name or on lines of its own, wrapped.
   if (where_fits_beside(t, width)) ImGui::SameLine();
   ImGui::TextWrapped("%s", t.where.c_str());

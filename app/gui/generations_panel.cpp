@@ -71,7 +71,40 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   // Drawn smaller, the line to spare is a line of the smaller text: every pixel goes to the rows.
   if (tight)
     while (font_scale > 0.4f && height_at(font_scale) > room - font_h * font_scale) font_scale *= 0.97f;
-  if (font_scale < 1) ImGui::SetWindowFontScale(font_scale);
+  // With room to spare (a lesson step that gives the table the screen), it is drawn larger, up to
+  // the caption's size and in the caption's font (rasterised at that size, so not blurred): at the
+  // UI's size it filled half a 1080p projector with text a back row cannot read.
+  const bool grow = !tight && large_font && large_font->FontSize > ImGui::GetFontSize() * 1.05f;
+  if (grow) {
+    const float pad_x = style.CellPadding.x * 2 + style.ItemSpacing.x;
+    const float chart_least = std::max(ImGui::CalcTextSize("0000000000").x, ImGui::CalcTextSize(tr("generations.chart", lang)).x + pad_x);
+    float text_w = 0;  // every column's widest cell at the UI's size, without its padding
+    for (const auto& c : all) {
+      float w = ImGui::CalcTextSize(tr(c.key, lang)).x;
+      for (const auto& r : rows) w = std::max(w, ImGui::CalcTextSize(c.text(r).c_str()).x);
+      text_w += w;
+    }
+    const auto fits_at = [&](float g) {
+      const float note_h = ImGui::CalcTextSize(tr("generations.note", lang), nullptr, false, size.x / g).y * g;
+      const float h = note_h + style.ItemSpacing.y * 3 + font_h * g + style.CellPadding.y * 2 +
+                      static_cast<float>(rows.size()) * (font_h * g + style.ItemSpacing.y + 2) + font_h * g;
+      // A larger raster's glyphs are not exactly proportional: 3 % to spare in width.
+      const float w = text_w * g * 1.03f + pad_x * static_cast<float>(all.size()) + chart_least * g;
+      return h <= room && w <= size.x;
+    };
+    const float most = large_font->FontSize / ImGui::GetFontSize();
+    while (font_scale * 1.03f <= most && fits_at(font_scale * 1.03f)) font_scale *= 1.03f;
+  }
+  const bool larger = font_scale > 1.05f;
+  if (larger) {
+    const float ui_px = ImGui::GetFontSize();
+    ImGui::PushFont(large_font);
+    ImGui::SetWindowFontScale(font_scale * ui_px / large_font->FontSize);
+  } else if (font_scale < 1) {
+    ImGui::SetWindowFontScale(font_scale);
+  } else {
+    font_scale = 1;
+  }
 
   // Columns as wide as their widest cell, then the bar chart in what is left; drop the optional
   // columns, last first, while the chart would be narrower than its minimum.
@@ -113,6 +146,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   if (tight) ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(style.CellPadding.x, 0));
   if (!ImGui::BeginTable("generations", ncols, flags, ImVec2(avail.x, avail.y))) {
     if (tight) ImGui::PopStyleVar();
+    if (larger) ImGui::PopFont();
     ImGui::SetWindowFontScale(1.0f);
     return;
   }
@@ -178,6 +212,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   }
   ImGui::EndTable();
   if (tight) ImGui::PopStyleVar();
+  if (larger) ImGui::PopFont();
   ImGui::SetWindowFontScale(1.0f);
 }
 

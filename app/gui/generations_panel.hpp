@@ -21,7 +21,11 @@ struct GenerationsPanel {
   std::vector<std::string> row_ids;
   std::string marked;  // the simulated preset's id
   int dropped_columns = 0;
-  float font_scale = 1;  // below 1 where the table was drawn smaller to keep every row in sight
+  // The table's text against the UI's: below 1 where it was drawn smaller to keep every row in
+  // sight, above where it had room to be drawn larger in large_font.
+  float font_scale = 1;
+  // A font rasterised larger than the UI's (the projector caption's), or null: set before draw.
+  ImFont* large_font = nullptr;
 
   void draw(ImVec2 size, const std::string& current_gpu_preset, lesson::Language lang);
   nlohmann::json state() const;

@@ -527,6 +527,7 @@ int run_gui(const GuiOptions& options) {
         cluster_view.draw(ImGui::GetContentRegionAvail(), sim_panel.controls.gpu_preset, lang);
       } else {
         ImGui::Begin(lesson::tr("panel.generations", lang), nullptr, fixed);
+        generations_panel.large_font = pres.fonts.caption_regular;
         generations_panel.draw(ImGui::GetContentRegionAvail(), sim_panel.controls.gpu_preset, lang);
       }
       ImGui::End();

@@ -289,3 +289,23 @@ TEST_F(GuiLesson, GenerationsTableShowsEveryPresetAndFitsTheWindow) {
   // G again gives the simulation its place back.
   EXPECT_FALSE(state_of("--size 64 --keys G,G")["generations"]["shown"].get<bool>());
 }
+
+// The lesson step that gives the table the screen: at the UI's size its rows filled half a 1080p
+// projector in 17 px text. With room it is drawn larger, in the caption's font, up to the
+// caption's size; at 2x text on 720 lines it still shrinks so every row stays in sight.
+TEST_F(GuiLesson, TheGenerationsStepGrowsTheTableWhereThereIsRoom) {
+  for (const char* lang : {"en", "ko"}) {
+    const std::string step = "--lesson " + lessons + "/gpu-story." + lang + ".toml --step 21 --size 64 ";
+    const auto big = state_of(step + "--window 1920x1080");
+    ASSERT_TRUE(big["generations"]["shown"].get<bool>()) << lang;
+    EXPECT_GE(big["generations"]["font_scale"].get<double>(), 1.4) << lang;
+    // Never past the caption's size (the UI's font is Presentation::kBaseFontPx, 17 px, at 1x).
+    EXPECT_LE(big["generations"]["font_scale"].get<double>(), big["caption_px"].get<double>() / 17.0 + 0.01) << lang;
+    EXPECT_EQ(big["generations"]["rows"].size(), 11u);
+    EXPECT_EQ(big["generations"]["dropped_columns"], 0) << lang;
+    EXPECT_EQ(big["clipped_text"]["count"], 0) << lang << big["clipped_text"].dump();
+    const auto small = state_of(step + "--window 1280x720 --ui-scale 2");
+    EXPECT_LT(small["generations"]["font_scale"].get<double>(), 1.0) << lang;
+    EXPECT_EQ(small["clipped_text"]["count"], 0) << lang << small["clipped_text"].dump();
+  }
+}

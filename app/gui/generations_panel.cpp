@@ -74,22 +74,27 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   // With room to spare (a lesson step that gives the table the screen), it is drawn larger, up to
   // the caption's size and in the caption's font (rasterised at that size, so not blurred): at the
   // UI's size it filled half a 1080p projector with text a back row cannot read.
+  // A column's widest cell (its header included) and the chart's least width, at the font in use.
+  const float pad = style.CellPadding.x * 2 + style.ItemSpacing.x;
+  const auto widest = [&](const Column& c) {
+    float w = ImGui::CalcTextSize(tr(c.key, lang)).x;
+    for (const auto& r : rows) w = std::max(w, ImGui::CalcTextSize(c.text(r).c_str()).x);
+    return w;
+  };
+  const auto chart_least = [&] {
+    return std::max(ImGui::CalcTextSize("0000000000").x, ImGui::CalcTextSize(tr("generations.chart", lang)).x + pad);
+  };
   const bool grow = !tight && large_font && large_font->FontSize > ImGui::GetFontSize() * 1.05f;
   if (grow) {
-    const float pad_x = style.CellPadding.x * 2 + style.ItemSpacing.x;
-    const float chart_least = std::max(ImGui::CalcTextSize("0000000000").x, ImGui::CalcTextSize(tr("generations.chart", lang)).x + pad_x);
     float text_w = 0;  // every column's widest cell at the UI's size, without its padding
-    for (const auto& c : all) {
-      float w = ImGui::CalcTextSize(tr(c.key, lang)).x;
-      for (const auto& r : rows) w = std::max(w, ImGui::CalcTextSize(c.text(r).c_str()).x);
-      text_w += w;
-    }
+    for (const auto& c : all) text_w += widest(c);
+    const float chart_w = chart_least();
     const auto fits_at = [&](float g) {
       const float note_h = ImGui::CalcTextSize(tr("generations.note", lang), nullptr, false, size.x / g).y * g;
       const float h = note_h + style.ItemSpacing.y * 3 + font_h * g + style.CellPadding.y * 2 +
                       static_cast<float>(rows.size()) * (font_h * g + style.ItemSpacing.y + 2) + font_h * g;
       // A larger raster's glyphs are not exactly proportional: 3 % to spare in width.
-      const float w = text_w * g * 1.03f + pad_x * static_cast<float>(all.size()) + chart_least * g;
+      const float w = text_w * g * 1.03f + pad * static_cast<float>(all.size()) + chart_w * g;
       return h <= room && w <= size.x;
     };
     const float most = large_font->FontSize / ImGui::GetFontSize();
@@ -108,15 +113,9 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
 
   // Columns as wide as their widest cell, then the bar chart in what is left; drop the optional
   // columns, last first, while the chart would be narrower than its minimum.
-  const float pad = ImGui::GetStyle().CellPadding.x * 2 + ImGui::GetStyle().ItemSpacing.x;
-  const float chart_min =
-      std::max(ImGui::CalcTextSize("0000000000").x, ImGui::CalcTextSize(tr("generations.chart", lang)).x + pad);
+  const float chart_min = chart_least();  // at the size the table starts at
   std::vector<float> widths;
-  for (const auto& c : all) {
-    float w = ImGui::CalcTextSize(tr(c.key, lang)).x;
-    for (const auto& r : rows) w = std::max(w, ImGui::CalcTextSize(c.text(r).c_str()).x);
-    widths.push_back(w + pad);
-  }
+  for (const auto& c : all) widths.push_back(widest(c) + pad);
   std::vector<bool> shown(all.size(), true);
   auto total = [&] {
     float t = 0;
@@ -130,7 +129,14 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
       ++dropped_columns;
     }
   }
-  const bool chart = total() + chart_min <= size.x;
+  // Still wider than the panel without the optional columns (a window of 640x480): the text is
+  // drawn smaller until the rest fit, rather than cut ("SMs" to "S", 148 to 14).
+  while (total() > size.x && font_scale > 0.4f) {
+    font_scale *= 0.95f;
+    ImGui::SetWindowFontScale(font_scale);
+    for (std::size_t i = 0; i < all.size(); ++i) widths[i] = widest(all[i]) + pad;
+  }
+  const bool chart = total() + chart_least() <= size.x;
 
   double bar_max = 0;
   for (const auto& r : rows) bar_max = std::max({bar_max, r.fp32_tflops, r.tensor_tflops});

@@ -286,6 +286,10 @@ TEST_F(GuiLesson, GenerationsTableShowsEveryPresetAndFitsTheWindow) {
   const auto narrow = state_of("--window 640x480 --size 64 --keys G");
   ASSERT_TRUE(narrow["generations"]["shown"].get<bool>());
   EXPECT_GT(narrow["generations"]["dropped_columns"].get<int>(), 0);
+  // Without them the rest still did not fit 640 px: "SMs" was cut to "S" and 148 to 14. The
+  // text is drawn smaller there instead.
+  EXPECT_LT(narrow["generations"]["font_scale"].get<double>(), 1.0);
+  EXPECT_EQ(narrow["clipped_text"]["count"], 0) << narrow["clipped_text"].dump();
   // G again gives the simulation its place back.
   EXPECT_FALSE(state_of("--size 64 --keys G,G")["generations"]["shown"].get<bool>());
 }

@@ -232,11 +232,12 @@ struct FittingHeaders {
       ImGui::TableSetupColumn(names[i], i < keep ? ImGuiTableColumnFlags_None : ImGuiTableColumnFlags_Disabled);
   }
 };
-FittingHeaders fitting_headers(std::initializer_list<const char*> full, std::initializer_list<const char*> brief) {
+// `names_w`: what the columns before these take (the device and kernel names).
+FittingHeaders fitting_headers(float names_w, std::initializer_list<const char*> full,
+                               std::initializer_list<const char*> brief) {
   const auto& style = ImGui::GetStyle();
   auto need = [&](const std::vector<const char*>& headers, std::size_t count) {
-    // Two more fixed columns (the device and kernel names) share the row with the figures.
-    float w = ImGui::CalcTextSize("GPU cpu-tiled ").x;
+    float w = names_w;
     for (std::size_t i = 0; i < count; ++i)
       w += ImGui::CalcTextSize(headers[i]).x + 2 * style.CellPadding.x + style.ItemSpacing.x;
     return w;
@@ -260,7 +261,8 @@ void draw_elsewhere(const RealRunView& view) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour_elsewhere());
     if (ImGui::BeginTable(fmt::format("elsewhere{}", table_id++).c_str(), 6,
                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
-      fitting_headers({T("run.col_kernel"), T("run.col_size"), T("run.col_median_ms"), "GFLOP/s", T("run.col_copy_ms"),
+      fitting_headers(ImGui::CalcTextSize("GPU cpu-tiled ").x,
+                      {T("run.col_kernel"), T("run.col_size"), T("run.col_median_ms"), "GFLOP/s", T("run.col_copy_ms"),
                        T("run.col_check")},
                       {T("run.col_kernel"), T("run.col_size"), "ms", "GFLOP/s", T("run.col_copy"), T("run.ok")})
           .setup();
@@ -344,7 +346,17 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn(T("run.col_kernel"), ImGuiTableColumnFlags_WidthFixed);
     // The figures' column lets "running" or "queued" run on into the empty cells beside it.
-    const auto headers = fitting_headers({T("run.col_median_ms"), "GFLOP/s", T("run.col_copy_ms"), T("run.col_check")},
+    // The two name columns as wide as what they hold this frame: "cpu-parallel" and "CPU (GL)"
+    // left "GPU cpu-tiled"'s estimate short, and at 800x600 the headers and "not chosen" were cut.
+    const auto cell_w = [](const char* t) {
+      return ImGui::CalcTextSize(t).x + 2 * ImGui::GetStyle().CellPadding.x + ImGui::GetStyle().ItemSpacing.x;
+    };
+    const auto& gpu = session.gpu_result();
+    const float names_w =
+        std::max(cell_w("CPU"), cell_w(gpu && gpu->software_renderer ? "CPU (GL)" : "GPU")) +
+        std::max({cell_w(T("run.col_kernel")), cell_w(c.cpu_kernel.empty() ? T("run.none") : c.cpu_kernel.c_str()),
+                  cell_w(c.gpu_kernel.empty() ? T("run.none") : c.gpu_kernel.c_str())});
+    const auto headers = fitting_headers(names_w, {T("run.col_median_ms"), "GFLOP/s", T("run.col_copy_ms"), T("run.col_check")},
                                          {"ms", "GFLOP/s", T("run.col_copy"), T("run.ok")});
     // GFLOP/s (the figure a lecture reads out) is as wide as its widest text, never cut by a few
     // pixels when the stretched columns share out a narrow panel; the others stretch.

@@ -225,6 +225,22 @@ TEST_F(GuiSim, TheFreeWindowCutsNoTextAndTheScrubBarShowsItsLabel) {
         }
 }
 
+// A small window (a laptop's external screen at 800x600, or smaller) cuts nothing either: the
+// real run's table sized its headers for "GPU cpu-tiled", so beside "cpu-parallel" at 800x600
+// it cut "copy", "ok" and "not chosen"; it measures the names it shows now.
+TEST_F(GuiSim, ASmallWindowCutsNoText) {
+  const std::string home = std::string(TEST_OUT_DIR) + "/sim_small_window_home";
+  for (const char* lang : {"en", "ko"})
+    for (const char* window : {"800x600", "640x480"}) {
+      const auto f = ws::test_support::run_window(
+          "sim_small_window", std::string("--frames 5 --no-run --no-wait --print-state --size 64 --lang ") + lang +
+                                  " --window " + window,
+          {.home = home});
+      ASSERT_EQ(f.exit_code, 0) << f.output;
+      EXPECT_EQ(f.state["clipped_text"]["count"], 0) << lang << ", " << window << ": " << f.state["clipped_text"]["texts"].dump();
+    }
+}
+
 // Where the matrix view is too short for its labels the matrices still show: a child window
 // whose draw list held only the grid's GL callback was dropped by ImGui, so at 1280x720 with 1.5x
 // text the view was empty. At 1920x1080 with 2x text the labels' two lines did not fit either;

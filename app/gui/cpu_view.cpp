@@ -237,12 +237,21 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
     }
     // Where a line would be cut, the same figures in fewer words; where even those would be cut,
     // nothing: "k 225 of…" or "0 of…" on a short card at large text said less than no line.
+    // Lines as they are, at `scale` times the text size: each within the card's width and all of
+    // them in the room left below y.
+    ImFont* font = ImGui::GetFont();
+    const auto fits_lines = [&](const std::vector<std::string>& lines, float scale) {
+      const float size = ImGui::GetFontSize() * scale;
+      for (const auto& l : lines)
+        if (font->CalcTextSizeA(size, FLT_MAX, 0.0f, l.c_str()).x > box_w - 16) return false;
+      return y + (lines.size() - 1) * (line * scale + 1) + line * scale <= bottom - 2;
+    };
+    // A sentence wrapped between its words, none left out.
     const auto fits_whole = [&](const std::string& t) {
       const auto lines = wrap_whole_words(t, box_w - 16);
       std::size_t chars = 0;  // a word wider than the card is left out of the lines: not whole
       for (const auto& l : lines) chars += l.size() + 1;
-      const auto n = lines.size();
-      return n > 0 && chars == t.size() + 1 && y + (n - 1) * (line + 1) + line <= bottom - 2;
+      return !lines.empty() && chars == t.size() + 1 && fits_lines(lines, 1);
     };
     const auto first_whole = [&](const auto& forms) -> int {
       for (int i = 0; i < static_cast<int>(std::size(forms)); ++i)
@@ -255,13 +264,6 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
       const std::string at = TF("cpu.cell_at", info.row, info.col), k_of = TF("cpu.cell_k_of", info.k_done, info.k_total);
       const std::string cell = TF("cpu.cell_name", info.row, info.col), k = TF("cpu.cell_k", info.k_done, info.k_total);
       const std::vector<std::string> forms[] = {{at + " " + k_of}, {at, k_of}, {cell + ": " + k}, {cell, k}, {k}};
-      ImFont* font = ImGui::GetFont();
-      const auto fits_lines = [&](const std::vector<std::string>& lines, float scale) {
-        const float size = ImGui::GetFontSize() * scale;
-        for (const auto& l : lines)
-          if (font->CalcTextSizeA(size, FLT_MAX, 0.0f, l.c_str()).x > box_w - 16) return false;
-        return y + (lines.size() - 1) * (line * scale + 1) + line * scale <= bottom - 2;
-      };
       struct Try {
         int form;
         float scale;

@@ -71,9 +71,6 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   // Drawn smaller, the line to spare is a line of the smaller text: every pixel goes to the rows.
   if (tight)
     while (font_scale > 0.4f && height_at(font_scale) > room - font_h * font_scale) font_scale *= 0.97f;
-  // With room to spare (a lesson step that gives the table the screen), it is drawn larger, up to
-  // the caption's size and in the caption's font (rasterised at that size, so not blurred): at the
-  // UI's size it filled half a 1080p projector with text a back row cannot read.
   // A column's widest cell (its header included) and the chart's least width, at the font in use.
   const float pad = style.CellPadding.x * 2 + style.ItemSpacing.x;
   const auto widest = [&](const Column& c) {
@@ -84,6 +81,9 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   const auto chart_least = [&] {
     return std::max(ImGui::CalcTextSize("0000000000").x, ImGui::CalcTextSize(tr("generations.chart", lang)).x + pad);
   };
+  // With room to spare (a lesson step that gives the table the screen), it is drawn larger, up to
+  // the caption's size and in the caption's font (rasterised at that size, so not blurred): at the
+  // UI's size it filled half a 1080p projector with text a back row cannot read.
   const bool grow = !tight && large_font && large_font->FontSize > ImGui::GetFontSize() * 1.05f;
   if (grow) {
     float text_w = 0;  // every column's widest cell at the UI's size, without its padding

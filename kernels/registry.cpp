@@ -22,7 +22,7 @@ const std::vector<KernelInfo>& all_kernels() {
       {"cuda-tiled", Device::gpu, "32x32 tiles of A and B staged in shared memory", false},
       {"cuda-regblock", Device::gpu, "each thread a 4x4 block of C in registers from 64x64 shared tiles, float4 loads", false},
       {"cuda-warptiled", Device::gpu, "128x128 block tiles split by warp, 64 cells of C per thread", false},
-      {"cuda-tensor", Device::gpu, "tensor cores (WMMA): BF16 inputs, FP32 accumulation, cc 8.0+", false},
+      {"cuda-tensor", Device::gpu, "tensor cores (mma.sync): BF16 inputs, FP32 accumulation, cc 8.0+", false},
       {"cublas", Device::gpu, "NVIDIA cuBLAS cublasSgemm (fp32)", false},
       {"cublas-tf32", Device::gpu, "NVIDIA cuBLAS cublasGemmEx, TF32 tensor cores, FP32 accumulation", false},
       {"cublas-bf16", Device::gpu, "NVIDIA cuBLAS cublasGemmEx, BF16 inputs, FP32 accumulation", false},

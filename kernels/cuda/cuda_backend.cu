@@ -415,7 +415,7 @@ std::optional<KernelResources> kernel_resources(Kernel k, int m, int n, int k_di
     }
     if (e == cudaSuccess) {
       res.registers = attr.numRegs;
-      res.shared_bytes = static_cast<int>(attr.sharedSizeBytes);
+      res.shared_bytes = static_cast<int>(attr.sharedSizeBytes) + dynamic_shared_bytes(k);
       res.max_threads_per_block = attr.maxThreadsPerBlock;
       res.cc_major = facts->cc_major, res.cc_minor = facts->cc_minor;
       res.arch = "sm_" + std::to_string(facts->cc_major * 10 + facts->cc_minor);
@@ -427,7 +427,7 @@ std::optional<KernelResources> kernel_resources(Kernel k, int m, int n, int k_di
     if (b.kernel != to_string(k)) continue;
     if (b.vector_loads >= 0 && (b.vector_loads == 1) != plan.vector_loads) continue;
     res.registers = b.registers;
-    res.shared_bytes = b.shared_bytes;
+    res.shared_bytes = b.shared_bytes + dynamic_shared_bytes(k);
     res.from_build = true;
     res.arch = kBuildResourceArch;
     res.cc_major = 9, res.cc_minor = 0;

@@ -35,7 +35,7 @@ std::optional<std::uint64_t> free_memory_bytes();
 // GPU, or, without one, from ptxas's report for sm_90 captured when warpscope was built.
 struct KernelResources {
   int registers = 0;           // per thread
-  int shared_bytes = 0;        // static shared memory per block
+  int shared_bytes = 0;        // shared memory per block: static plus the launch's dynamic
   int max_threads_per_block = 0;  // what the function can be launched with; 0 when not known (build figures)
   int block_threads = 0;       // what our launch plan uses
   bool from_build = false;     // true: ptxas's figures for `arch`, not this GPU's

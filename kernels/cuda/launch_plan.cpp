@@ -59,6 +59,8 @@ bool reads_bf16(Kernel k) { return k == Kernel::tensor || k == Kernel::cublas_bf
 
 int min_compute_capability(Kernel k) { return reads_bf16(k) || k == Kernel::cublas_tf32 ? 80 : 75; }
 
+int dynamic_shared_bytes(Kernel k) { return k == Kernel::tensor ? TensorLayout::kSharedBytes : 0; }
+
 LaunchPlan plan_launch(Kernel kernel, int m, int n, int k) {
   switch (kernel) {
     case Kernel::naive: {

@@ -20,6 +20,9 @@ bool reads_bf16(Kernel k);        // A and B uploaded as bf16 (cuda-tensor, cubl
 // Oldest compute capability (major * 10 + minor) the kernel runs on: 80 for the BF16 tensor-core
 // kernels, 75 (the oldest built) for the rest.
 int min_compute_capability(Kernel k);
+// Shared memory a block of `k` takes at launch beyond its static arrays (cuda-tensor's stages);
+// ptxas and cudaFuncGetAttributes count only the static part.
+int dynamic_shared_bytes(Kernel k);
 
 struct Dim3 {
   unsigned x = 1, y = 1, z = 1;

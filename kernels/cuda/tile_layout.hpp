@@ -67,17 +67,26 @@ struct WarptiledLayout {
   WS_HOST_DEVICE static constexpr int b_col4(int tid, int l) { return ((tid + l * kThreads) % (kBN / 4)) * 4; }
 };
 
-// cuda-tensor: a block of 8 warps computes 128 x 128 of C with WMMA bf16 16x16x16 fragments; the
-// warps sit 4 x 2, each owning 32 x 64 (2 x 4 fragments); k steps of 32.
+// cuda-tensor: a block of 4 warps computes 128 x 128 of C, each warp 64 x 64 of it as 4 x 8 tiles
+// of the m16n8k16 BF16 MMA (128 FP32 accumulators per lane). A and B arrive 32 deep per step
+// through a ring of kStages shared-memory stages filled by asynchronous copies, so the copies of
+// the next steps overlap the MMAs of this one. Measured on an H200 (docs/PERFORMANCE.md): 4 x 64 x
+// 64 beat 8 x 32 x 64 and 8 x 64 x 64 warps, and 4 stages beat 3 by ~1 %.
 struct TensorLayout {
   static constexpr int kBM = 128, kBN = 128, kBK = 32;
-  static constexpr int kFrag = 16;
-  static constexpr int kWarpsY = 4, kWarpsX = 2;
-  static constexpr int kWM = kBM / kWarpsY, kWN = kBN / kWarpsX;        // 32 x 64
-  static constexpr int kFragsM = kWM / kFrag, kFragsN = kWN / kFrag;    // 2 x 4
-  static constexpr int kThreads = 32 * kWarpsY * kWarpsX;               // 256
-  static constexpr int kPad = 8;  // bf16 elements of padding per shared row: fewer bank conflicts,
-                                  // rows stay 16-byte multiples as WMMA loads require
+  static constexpr int kWarpsY = 2, kWarpsX = 2;
+  static constexpr int kWM = kBM / kWarpsY, kWN = kBN / kWarpsX;  // 64 x 64
+  static constexpr int kMmaM = 16, kMmaN = 8, kMmaK = 16;
+  static constexpr int kTilesM = kWM / kMmaM, kTilesN = kWN / kMmaN;  // 4 x 8
+  static constexpr int kThreads = 32 * kWarpsY * kWarpsX;              // 128
+  static constexpr int kStages = 4;
+  // 8 bf16 of padding per shared row: rows 80 and 272 bytes apart put the eight 16-byte rows of
+  // each ldmatrix in distinct banks, and keep every row 16-byte aligned for the copies.
+  static constexpr int kPad = 8;
+  static constexpr int kLdA = kBK + kPad, kLdB = kBN + kPad;
+  static constexpr int kStageA = kBM * kLdA, kStageB = kBK * kLdB;  // bf16 elements
+  // Dynamic shared memory (above the 48 KiB a static array may take): 75 776 bytes.
+  static constexpr int kSharedBytes = kStages * (kStageA + kStageB) * 2;
   WS_HOST_DEVICE static constexpr int warp_y(int tid) { return (tid / 32) / kWarpsX; }
   WS_HOST_DEVICE static constexpr int warp_x(int tid) { return (tid / 32) % kWarpsX; }
 };

@@ -7,9 +7,11 @@
 #include <string>
 
 #include "cuda/build_resources.hpp"
+#include "cuda/cuda_backend.hpp"
 #include "cuda/cuda_status.hpp"
 #include "cuda/error_latch.hpp"
 #include "cuda/shared_library.hpp"
+#include "cuda/tile_layout.hpp"
 
 namespace ws::kernels::cuda {
 namespace {
@@ -169,6 +171,15 @@ TEST(BuildResources, TheBuildsKernelsFitTheirLaunches) {
     }
     EXPECT_LE(r.shared_bytes, 48 * 1024) << r.kernel << ": static shared memory above 48 KiB cannot launch";
   }
+  // cuda-tensor's stages are dynamic shared memory, which ptxas does not count: the resource line
+  // must add them, and they must fit the 99 KiB a block may ask for on cc 8.6 and 8.9.
+  const auto tensor = kernel_resources(Kernel::tensor, 4096, 4096, 4096);
+  ASSERT_TRUE(tensor.has_value());
+  EXPECT_GE(tensor->shared_bytes, dynamic_shared_bytes(Kernel::tensor));
+  EXPECT_EQ(dynamic_shared_bytes(Kernel::tensor), TensorLayout::kSharedBytes);
+  EXPECT_LE(tensor->shared_bytes, 99 * 1024);
+  EXPECT_LE(tensor->registers * tensor->block_threads, 65536) << "one block must fit an SM's registers";
+  EXPECT_EQ(dynamic_shared_bytes(Kernel::warptiled), 0);
 #else
   EXPECT_TRUE(build_resources().empty());
 #endif

@@ -184,16 +184,16 @@ double expected_gflops(const std::string& kernel, int threads) {
   threads = std::max(1, threads);
   if (kernel == "cpu-naive") return 0.4;
   if (kernel == "cpu-parallel" || kernel == "cpu-blas") return 30.0 * threads;
-  // CUDA: about what an H100 reaches (docs/KERNELS.md), so a big run on a fast GPU still gets its
-  // warm-up; on a slower GPU a warm-up only costs one more run of waiting.
-  if (kernel == "cuda-naive") return 3000.0;
-  if (kernel == "cuda-tiled") return 8000.0;
-  if (kernel == "cuda-regblock") return 20000.0;
-  if (kernel == "cuda-warptiled") return 35000.0;
-  if (kernel == "cuda-tensor") return 150000.0;
+  // CUDA: what an H200 measured at 4096^3 and 8192^3 (docs/PERFORMANCE.md, 2026-12-04), so a big
+  // run on a fast GPU still gets its warm-up; on a slower GPU a warm-up only costs one more run.
+  if (kernel == "cuda-naive") return 5000.0;
+  if (kernel == "cuda-tiled") return 8500.0;
+  if (kernel == "cuda-regblock") return 29000.0;
+  if (kernel == "cuda-warptiled") return 46000.0;
+  if (kernel == "cuda-tensor") return 310000.0;
   if (kernel == "cublas") return 50000.0;
-  if (kernel == "cublas-tf32") return 300000.0;
-  if (kernel == "cublas-bf16") return 600000.0;
+  if (kernel == "cublas-tf32") return 400000.0;
+  if (kernel == "cublas-bf16") return 700000.0;
   if (kernel == "cuda-multi") return 50000.0 * std::max(1, cuda::device_count());
   // GL kernels: a software renderer on a few cores is a thousand times slower than a GPU.
   const auto gl = gl::device_facts();

@@ -46,7 +46,7 @@ TEST(CudaPlan, GridsCoverEveryCellWithEdgeTilesMarked) {
   const LaunchPlan tiled = plan_launch(Kernel::tiled, 100, 100, 100);
   EXPECT_EQ(tiled.block, (Dim3{32, 32, 1}));
   EXPECT_EQ(tiled.grid, (Dim3{4, 4, 1}));
-  const LaunchPlan warp = plan_launch(Kernel::warptiled, 256, 384, 64);
+  const LaunchPlan warp = plan_launch(Kernel::warptiled, 256, 768, 64);
   EXPECT_EQ(warp.grid, (Dim3{3, 2, 1}));
   EXPECT_EQ(warp.block, (Dim3{256, 1, 1}));
   EXPECT_FALSE(warp.edge_tiles);

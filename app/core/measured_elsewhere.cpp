@@ -90,6 +90,7 @@ std::string read_result(const json& item, std::size_t index, kernels::JobResult&
   out.detail = string_or(item, "detail");
   out.api = string_or(item, "api");
   out.device_name = string_or(item, "device_name");
+  if (const std::string format = string_or(item, "input_format"); !format.empty()) out.input_format = format;
   const auto software = item.find("software_renderer");
   out.software_renderer = software != item.end() && software->is_boolean() && software->get<bool>();
   return "";
@@ -181,20 +182,26 @@ std::optional<ComparisonGpu> comparison_gpu(const kernels::JobResult* here_gpu, 
                                             const std::vector<MeasuredElsewhere>& elsewhere) {
   // A software renderer ran on this CPU: it is never "the GPU".
   if (here_gpu != nullptr && !here_gpu->skipped && !here_gpu->cancelled && !here_gpu->software_renderer)
-    return ComparisonGpu{here_gpu, here_gpu->device_name, false};
+    return ComparisonGpu{here_gpu, here_gpu->device_name, false, here_gpu->device_name, "", ""};
   if (hardware_gpu_here || cpu == nullptr || cpu->skipped || cpu->cancelled) return std::nullopt;
   std::optional<ComparisonGpu> best;
   for (const auto& run : elsewhere) {
     for (const auto& r : run.results) {
+      // Like for like with the CPU's fp32: a BF16 or TF32 tensor-core run is another contest.
       if (r.device != kernels::Device::gpu || r.software_renderer || !r.verified || !(r.ms_median > 0) ||
-          !(r.shape == cpu->shape))
+          !(r.shape == cpu->shape) || r.input_format != "fp32")
         continue;
       if (best && best->result->gflops >= r.gflops) continue;
       const std::string device = !r.device_name.empty() ? r.device_name : run.gpu_name;
-      best = ComparisonGpu{&r, fmt::format("{} (measured on {}, {})", device, run.host, run.short_date()), true};
+      best = ComparisonGpu{&r, fmt::format("{} (measured on {}, {})", device, run.host, run.short_date()), true,
+                           device, run.host, run.short_date()};
     }
   }
   return best;
+}
+
+std::string comparison_gpu_name(const ComparisonGpu& gpu, lesson::Language lang) {
+  return gpu.elsewhere ? lesson::trf("measured.elsewhere_name", lang, gpu.device, gpu.host, gpu.date) : gpu.name;
 }
 
 std::optional<std::string> elsewhere_speedup_sentence(const ComparisonGpu& gpu, const kernels::JobResult& cpu,
@@ -206,10 +213,29 @@ std::optional<std::string> elsewhere_speedup_sentence(const ComparisonGpu& gpu, 
   const double ratio = cpu.ms_median / g.ms_median;
   const auto shape = format_shape(cpu.shape);
   if (ratio >= 1)
-    return lesson::trf("measured.elsewhere_faster", lang, gpu.name, format_ratio(ratio), describe_cpu_side(cpu, lang),
+    return lesson::trf("measured.elsewhere_faster", lang, comparison_gpu_name(gpu, lang), format_ratio(ratio),
+                       describe_cpu_side(cpu, lang),
                        shape);
   return lesson::trf(cpu.threads == 1 ? "measured.here_faster_one" : "measured.here_faster_many", lang,
-                     describe_cpu_side(cpu, lang), format_ratio(1 / ratio), gpu.name, shape);
+                     describe_cpu_side(cpu, lang), format_ratio(1 / ratio), comparison_gpu_name(gpu, lang), shape);
+}
+
+std::vector<std::string> shipped_measured_files(const std::string& dir) {
+  std::vector<std::string> paths;
+  std::error_code ec;
+  for (const auto& folder : std::filesystem::directory_iterator(dir, ec)) {
+    if (!folder.is_directory(ec)) continue;
+    for (const auto& entry : std::filesystem::directory_iterator(folder.path(), ec))
+      if (entry.is_regular_file(ec) && entry.path().extension() == ".json") paths.push_back(entry.path().string());
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+std::string shipped_run_title(const MeasuredElsewhere& run) {
+  const std::string device = run.gpu_name.empty() ? run.cpu_name : run.gpu_name;
+  const std::string size = run.results.empty() ? std::string() : ", " + format_shape(run.results.front().shape);
+  return fmt::format("{}{} ({}, {})", device, size, run.host, run.short_date());
 }
 
 }  // namespace ws::app

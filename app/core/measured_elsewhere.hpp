@@ -44,15 +44,25 @@ MeasuredLoad load_measured_file(const std::string& path);
 MeasuredLoad parse_measured_json(const std::string& text, const std::string& path);
 // Every *.json in `dir`, sorted by name; a missing folder gives nothing.
 std::vector<MeasuredLoad> load_measured_dir(const std::string& dir);
+// Every *.json one folder down in `dir` (assets/measured/h200/h200-1024.json), sorted: the runs
+// warpscope ships, offered in the Measured runs menu rather than shown unasked (27 rows would fill
+// the panel, the roofline and the history of a window that did not ask for them).
+std::vector<std::string> shipped_measured_files(const std::string& dir);
+// "NVIDIA H200, 1024³ (vm, 2026-12-04)": the device and the size of the run's first result.
+std::string shipped_run_title(const MeasuredElsewhere& run);
 
 // The GPU side of the speed comparison. A GPU that ran here on real hardware always wins; only
 // when this machine has no hardware GPU does a verified GPU run measured elsewhere on the same
-// shape as the CPU run stand in (the fastest such run), and it says where it was measured.
+// shape as the CPU run stand in (the fastest such run with fp32 inputs, as the CPU's), and it says
+// where it was measured.
 struct ComparisonGpu {
   const kernels::JobResult* result = nullptr;
   std::string name;          // "NVIDIA H200 (measured on gpu-server, 2026-11-30)" or this machine's GPU
   bool elsewhere = false;
+  std::string device, host, date;  // a run elsewhere: "NVIDIA H200", "gpu-server", "2026-11-30"
 };
+// `name` in the UI's language ("NVIDIA H200 (gpu-server에서 측정, 2026-11-30)").
+std::string comparison_gpu_name(const ComparisonGpu& gpu, lesson::Language lang);
 std::optional<ComparisonGpu> comparison_gpu(const kernels::JobResult* here_gpu, const kernels::JobResult* cpu,
                                              bool hardware_gpu_here,
                                              const std::vector<MeasuredElsewhere>& elsewhere);

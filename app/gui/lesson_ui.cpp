@@ -3,6 +3,7 @@
 #include "core/assets.hpp"
 
 #include <filesystem>
+#include <algorithm>
 #include <atomic>
 #include <cfloat>
 #include <cmath>
@@ -146,6 +147,16 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
       for (const auto& run : real.elsewhere)
         ImGui::TextDisabled("%s: %s, %s", std::filesystem::path(run.file).filename().string().c_str(), run.host.c_str(),
                             run.short_date().c_str());
+      if (!real.shipped.empty()) {
+        ImGui::Separator();
+        ImGui::TextUnformatted(tr("measured.shipped", lang));
+        for (const auto& run : real.shipped) {
+          const bool shown = std::any_of(real.elsewhere.begin(), real.elsewhere.end(),
+                                         [&](const MeasuredElsewhere& e) { return e.file == run.file; });
+          if (ImGui::MenuItem(shipped_run_title(run).c_str(), nullptr, shown, !shown))
+            real.add_measured(MeasuredLoad{run, ""});
+        }
+      }
       ImGui::Separator();
       ImGui::TextUnformatted(tr("measured.open", lang));
       static char measured_path[512] = "";
@@ -256,7 +267,7 @@ CaptionContent compose_lesson_caption(LessonPlayer& player, RealRunView& real, S
   // the same problem, named with where and when; a software renderer is never the GPU side.
   if (const auto gpu_side = real.comparison()) {
     ctx.gpu_result = gpu_side->result;
-    if (gpu_side->elsewhere || ctx.gpu_name.empty()) ctx.gpu_name = gpu_side->name;
+    if (gpu_side->elsewhere || ctx.gpu_name.empty()) ctx.gpu_name = comparison_gpu_name(*gpu_side, lang);
   }
   // The cluster view's split for this step, worked out as the view does (core/cluster_setup.hpp),
   // only when the caption quotes it; cached, since a caption is composed every frame.

@@ -249,11 +249,36 @@ FittingHeaders fitting_headers(float names_w, std::initializer_list<const char*>
   return {b, b.size() >= 2 ? b.size() - 2 : b.size()};
 }
 
-// Runs measured on other machines: a table per file, in their own colour, under their label.
-void draw_elsewhere(const RealRunView& view) {
+// Height of the label and table draw_elsewhere gives `run` in full, at this panel's width.
+float elsewhere_table_height(const MeasuredElsewhere& run) {
+  const float row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+  const std::string devices = run.gpu_name.empty() ? run.cpu_name : TF("run.devices_both", run.gpu_name, run.cpu_name);
+  const std::string label = TF("run.elsewhere", devices, run.host, run.short_date(),
+                               std::filesystem::path(run.file).filename().string());
+  const float label_h = ImGui::CalcTextSize(label.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+  return label_h + 3 * ImGui::GetStyle().ItemSpacing.y + row_h * static_cast<float>(run.results.size() + 1);
+}
+
+// Runs measured on other machines: a table per file, in their own colour, under their label. In
+// presentation mode, where the panel cannot scroll, when they do not all fit: only the run the
+// speed sentence compares with, and one line counting the rest (the two shipped files' 27 rows ran
+// a projected panel 1 400 px past its bottom).
+void draw_elsewhere(RealRunView& view, bool clean) {
   for (const auto& error : view.elsewhere_errors) wrapped_text(colour_error(), error);
+  float full_h = 0;
+  for (const auto& run : view.elsewhere) full_h += elsewhere_table_height(run);
+  const bool condensed = clean && full_h > ImGui::GetContentRegionAvail().y;
+  const auto side = condensed ? view.comparison() : std::nullopt;
+  const kernels::JobResult* only = side && side->elsewhere ? side->result : nullptr;
+  std::size_t left_out = 0;
+  view.elsewhere_rows_shown = 0;
   int table_id = 0;
   for (const auto& run : view.elsewhere) {
+    if (condensed) {
+      const bool holds = std::any_of(run.results.begin(), run.results.end(), [&](const auto& r) { return &r == only; });
+      left_out += run.results.size() - (holds ? 1 : 0);
+      if (!holds) continue;
+    }
     ImGui::Separator();
     const std::string devices = run.gpu_name.empty() ? run.cpu_name : TF("run.devices_both", run.gpu_name, run.cpu_name);
     wrapped_text(colour_elsewhere(), TF("run.elsewhere", devices, run.host, run.short_date(),
@@ -268,6 +293,8 @@ void draw_elsewhere(const RealRunView& view) {
           .setup();
       ImGui::TableHeadersRow();
       for (const auto& r : run.results) {
+        if (condensed && &r != only) continue;
+        ++view.elsewhere_rows_shown;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(r.kernel.c_str());
@@ -293,6 +320,8 @@ void draw_elsewhere(const RealRunView& view) {
     }
     ImGui::PopStyleColor();
   }
+  if (left_out == 1) wrapped_text(colour_elsewhere(), T("run.elsewhere_more_one"));
+  if (left_out > 1) wrapped_text(colour_elsewhere(), TF("run.elsewhere_more", left_out));
 }
 
 // This machine's CPU, the OpenBLAS core, and what GPU (CUDA, else OpenGL) there is or why none.
@@ -411,7 +440,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
       ImGui::SetWindowFontScale(1.0f);
     }
   }
-  draw_elsewhere(view);
+  draw_elsewhere(view, clean);
   if (!compact) {
     ImGui::Separator();
     ImGui::TextWrapped("%s", T("label.history"));

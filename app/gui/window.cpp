@@ -82,9 +82,17 @@ void apply_options(RealRunView& view, const GuiOptions& o) {
   if (o.threads) c.threads = *o.threads;
   if (o.cpu_kernel) c.cpu_kernel = *o.cpu_kernel;
   if (o.gpu_kernel) c.gpu_kernel = *o.gpu_kernel;
-  // Shipped runs first (assets/measured/), then the files named on the command line.
+  // Runs put in assets/measured/ first, then the files named on the command line; the shipped ones
+  // (its subfolders) wait in the Measured runs menu.
   for (auto& load : load_measured_dir(assets_dir() + "/measured")) view.add_measured(std::move(load));
   for (const auto& path : o.measured_files) view.add_measured(load_measured_file(path));
+  for (const auto& path : shipped_measured_files(assets_dir() + "/measured")) {
+    auto load = load_measured_file(path);
+    if (load.run)
+      view.shipped.push_back(std::move(*load.run));
+    else
+      std::fprintf(stderr, "warpscope: shipped run not offered: %s\n", load.error.c_str());
+  }
 }
 
 bool known_kernel(const std::optional<std::string>& name, kernels::Device device) {
@@ -820,6 +828,7 @@ int run_gui(const GuiOptions& options) {
                              {"verified", r.verified}, {"host", run.host}, {"date", run.date}});
     state["measured_elsewhere"] = elsewhere;
     state["measured_elsewhere_errors"] = real_run.elsewhere_errors;
+    state["measured_elsewhere_rows_shown"] = real_run.elsewhere_rows_shown;
     // The sentence the panel shows, so a test can check which GPU it compares with.
     std::string sentence;
     if (const auto& cpu_run = real_run.session.cpu_result()) {

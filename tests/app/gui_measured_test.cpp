@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <tuple>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -100,6 +101,33 @@ TEST(GuiMeasured, ARunOfAnotherShapeIsListedButNeverCompared) {
   ASSERT_EQ(run.state["measured_elsewhere"].size(), 2u) << run.output;
   EXPECT_EQ(run.state["measured_elsewhere"][1]["size"], nlohmann::json({4096, 4096, 4096}));
   EXPECT_EQ(run.state["speed_sentence"].get<std::string>().find("test-host"), std::string::npos);
+}
+
+// The shipped H200 runs in projector and clean mode at the window's default size, where the panel
+// cannot scroll: the sentence compares with the fp32 cuBLAS row. Both files' 26 rows fit on 1080
+// lines and are all drawn, one file's 14 on 720 too; both on 720 do not, and the panel keeps the
+// compared row.
+TEST(GuiMeasured, TheShippedH200RunsFitTheProjectedPanel) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  const std::string dir = WARPSCOPE_ASSETS_DIR_FOR_TESTS "/measured/h200/";
+  const std::string one = " --measured " + dir + "h200-1024.json", both = one + " --measured " + dir + "h200-4096.json";
+  for (const auto& [window, files, rows, shown] : {std::tuple{"1280x720", one, 14, 14}, {"1280x720", both, 26, 1},
+                                                  {"1920x1080", both, 26, 26}}) {
+    const WindowRun run = run_window(std::string("measured_shipped_") + window + "_" + std::to_string(rows),
+                                     std::string("--frames 3 --window ") + window +
+                                         " --wait-results --print-state --size 1024 --cpu-kernel cpu-parallel --keys P,C,wait:3" +
+                                         files);
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    ASSERT_TRUE(run.state.is_object()) << run.output;
+    EXPECT_EQ(run.state["measured_elsewhere"].size(), static_cast<std::size_t>(rows)) << window;
+    const std::string sentence = run.state["speed_sentence"];
+    if (!run.state["gpu_kernel_why_none"].get<std::string>().empty()) {
+      EXPECT_EQ(sentence.rfind("NVIDIA H200 (measured on vm, 2026-12-04) is ", 0), 0u) << sentence;
+      EXPECT_EQ(run.state["measured_elsewhere_rows_shown"], shown) << window << " " << rows;
+    }
+    EXPECT_EQ(run.state["clipped_text"]["count"], 0) << window << ": " << run.state["clipped_text"]["texts"].dump();
+    EXPECT_TRUE(run.state["clipped_text"]["scrolling"].empty()) << window << ": " << run.state["clipped_text"]["scrolling"].dump();
+  }
 }
 
 TEST(GuiMeasured, BrokenAndForeignFilesGiveOneLineEachAndChangeNothingElse) {

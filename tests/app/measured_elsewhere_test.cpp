@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "core/assets.hpp"
 #include "core/measured_text.hpp"
 #include "core/real_run_session.hpp"
 
@@ -33,6 +34,10 @@ const char* kServerJson = R"({
      "ms_median": 0.01, "ms_min": 0.01, "gflops": 3355.4, "transfer_ms": 0.1, "verified": true,
      "max_rel_error": 1e-7, "checked_elements": 65536, "skipped": null, "detail": "", "api": "cuda",
      "device_name": "Test GPU", "software_renderer": false},
+    {"kernel": "cublas-bf16", "device": "gpu", "m": 256, "n": 256, "k": 256, "threads": 0, "repeats": 3,
+     "ms_median": 0.002, "ms_min": 0.002, "gflops": 16777.2, "transfer_ms": 0.1, "verified": true,
+     "max_rel_error": 1e-7, "checked_elements": 65536, "skipped": null, "detail": "", "api": "cuda",
+     "device_name": "Test GPU", "software_renderer": false, "input_format": "bf16"},
     {"kernel": "gl-naive", "device": "gpu", "m": 256, "n": 256, "k": 256, "skipped": "no EGL display"}
   ]
 })";
@@ -58,7 +63,7 @@ TEST(MeasuredElsewhere, ReadsABenchFileWithWhereAndWhen) {
   EXPECT_EQ(run.host, "gpu-server");
   EXPECT_EQ(run.short_date(), "2026-11-30");
   EXPECT_EQ(run.gpu_name, "Test GPU");
-  ASSERT_EQ(run.results.size(), 3u);  // the skipped gl-naive is left out
+  ASSERT_EQ(run.results.size(), 4u);  // the skipped gl-naive is left out
   EXPECT_EQ(run.results[2].kernel, "cublas");
   EXPECT_DOUBLE_EQ(run.results[2].gflops, 3355.4);
   EXPECT_TRUE(run.results[2].transfer_ms.has_value());
@@ -114,7 +119,10 @@ TEST(MeasuredElsewhere, ElsewhereGpuStandsInOnlyWithoutAHardwareGpuAndForTheSame
   std::vector<app::MeasuredElsewhere> elsewhere{*app::parse_measured_json(kServerJson, "h200.json").run};
   const auto cpu = cpu_here(256, 33.5);
 
-  // No GPU here: the fastest verified GPU run of the same shape, named with where and when.
+  // No GPU here: the fastest verified fp32 GPU run of the same shape, named with where and when;
+  // the five times faster cublas-bf16 run multiplies BF16 inputs, which the CPU does not.
+  ASSERT_EQ(elsewhere[0].results[3].kernel, "cublas-bf16");
+  EXPECT_EQ(elsewhere[0].results[3].input_format, "bf16");
   auto side = app::comparison_gpu(nullptr, &cpu, false, elsewhere);
   ASSERT_TRUE(side.has_value());
   EXPECT_TRUE(side->elsewhere);
@@ -122,6 +130,10 @@ TEST(MeasuredElsewhere, ElsewhereGpuStandsInOnlyWithoutAHardwareGpuAndForTheSame
   EXPECT_EQ(side->name, "Test GPU (measured on gpu-server, 2026-11-30)");
   EXPECT_EQ(app::elsewhere_speedup_sentence(*side, cpu).value(),
             "Test GPU (measured on gpu-server, 2026-11-30) is 3350× faster than 2 CPU threads here at 256³");
+  // In Korean the where and when are Korean too, not "measured on".
+  const std::string ko = app::elsewhere_speedup_sentence(*side, cpu, lesson::Language::ko).value();
+  EXPECT_NE(ko.find("Test GPU (gpu-server에서 측정, 2026-11-30)"), std::string::npos) << ko;
+  EXPECT_EQ(ko.find("measured"), std::string::npos) << ko;
 
   // Another shape: nothing compares.
   const auto other = cpu_here(512, 100);
@@ -196,3 +208,51 @@ TEST(MeasuredElsewhere, AbsurdCountsAreClampedNotCastOutOfRange) {
   EXPECT_EQ(load.run->results[0].threads, 1000000);
   EXPECT_EQ(load.run->results[0].checked_elements, 0u);
 }
+
+TEST(MeasuredElsewhere, ShippedRunsAreOfferedFromSubfoldersOnly) {
+  const std::string dir = ::testing::TempDir() + "shipped_dir_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir + "/b");
+  std::filesystem::create_directories(dir + "/a");
+  std::ofstream(dir + "/top.json") << kServerJson;  // shown unasked, not offered
+  std::ofstream(dir + "/b/x.json") << kServerJson;
+  std::ofstream(dir + "/a/y.json") << kServerJson;
+  std::ofstream(dir + "/a/README.md") << "# not a run";
+  const auto files = app::shipped_measured_files(dir);
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(std::filesystem::path(files[0]).filename(), "y.json");
+  EXPECT_EQ(std::filesystem::path(files[1]).filename(), "x.json");
+  EXPECT_TRUE(app::shipped_measured_files(dir + "/missing").empty());
+  std::filesystem::remove_all(dir);
+}
+
+// The runs warpscope ships are real H200 runs (docs/PERFORMANCE.md): every one readable, every
+// GPU result verified, and the fp32 rule holds on them: at 1024³ cuBLAS fp32 stands in for the
+// GPU, though cublas-bf16 and cuda-tensor in the same file are faster.
+TEST(MeasuredElsewhere, TheShippedH200RunsAreVerifiedAndCompareLikeForLike) {
+  const auto files = app::shipped_measured_files(app::assets_dir() + "/measured");
+  ASSERT_GE(files.size(), 2u);
+  std::vector<app::MeasuredElsewhere> runs;
+  for (const auto& f : files) {
+    auto load = app::load_measured_file(f);
+    ASSERT_TRUE(load.run.has_value()) << load.error;
+    EXPECT_EQ(load.run->gpu_name, "NVIDIA H200") << f;
+    EXPECT_FALSE(load.run->host.empty());
+    for (const auto& r : load.run->results) {
+      if (r.device == kernels::Device::gpu) {
+        EXPECT_TRUE(r.verified) << f << " " << r.kernel;
+      }
+    }
+    runs.push_back(std::move(*load.run));
+  }
+  EXPECT_EQ(app::shipped_run_title(runs[0]), "NVIDIA H200, 1024³ (vm, 2026-12-04)");
+  const auto cpu = cpu_here(1024, 20.0);
+  const auto side = app::comparison_gpu(nullptr, &cpu, false, runs);
+  ASSERT_TRUE(side.has_value());
+  EXPECT_EQ(side->result->kernel, "cublas");
+  EXPECT_EQ(side->result->input_format, "fp32");
+  double fastest = 0;
+  for (const auto& r : runs[0].results) fastest = std::max(fastest, r.gflops);
+  EXPECT_GT(fastest, 2 * side->result->gflops) << "the file holds faster BF16/TF32 runs the CPU is not compared with";
+}
+

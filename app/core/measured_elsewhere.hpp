@@ -45,7 +45,7 @@ MeasuredLoad parse_measured_json(const std::string& text, const std::string& pat
 // Every *.json in `dir`, sorted by name; a missing folder gives nothing.
 std::vector<MeasuredLoad> load_measured_dir(const std::string& dir);
 // Every *.json one folder down in `dir` (assets/measured/h200/h200-1024.json), sorted: the runs
-// warpscope ships, offered in the Measured runs menu rather than shown unasked (27 rows would fill
+// warpscope ships, offered in the Measured runs menu rather than shown unasked (26 rows would fill
 // the panel, the roofline and the history of a window that did not ask for them).
 std::vector<std::string> shipped_measured_files(const std::string& dir);
 // "NVIDIA H200, 1024³ (vm, 2026-12-04)": the device and the size of the run's first result.

@@ -249,19 +249,23 @@ FittingHeaders fitting_headers(float names_w, std::initializer_list<const char*>
   return {b, b.size() >= 2 ? b.size() - 2 : b.size()};
 }
 
+// "Measured elsewhere, on NVIDIA H200 and Intel Xeon (vm, 2026-12-04), from h200-1024.json".
+std::string elsewhere_label(const MeasuredElsewhere& run) {
+  const std::string devices = run.gpu_name.empty() ? run.cpu_name : TF("run.devices_both", run.gpu_name, run.cpu_name);
+  return TF("run.elsewhere", devices, run.host, run.short_date(), std::filesystem::path(run.file).filename().string());
+}
+
 // Height of the label and table draw_elsewhere gives `run` in full, at this panel's width.
 float elsewhere_table_height(const MeasuredElsewhere& run) {
   const float row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
-  const std::string devices = run.gpu_name.empty() ? run.cpu_name : TF("run.devices_both", run.gpu_name, run.cpu_name);
-  const std::string label = TF("run.elsewhere", devices, run.host, run.short_date(),
-                               std::filesystem::path(run.file).filename().string());
-  const float label_h = ImGui::CalcTextSize(label.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+  const float label_h =
+      ImGui::CalcTextSize(elsewhere_label(run).c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
   return label_h + 3 * ImGui::GetStyle().ItemSpacing.y + row_h * static_cast<float>(run.results.size() + 1);
 }
 
 // Runs measured on other machines: a table per file, in their own colour, under their label. In
 // presentation mode, where the panel cannot scroll, when they do not all fit: only the run the
-// speed sentence compares with, and one line counting the rest (the two shipped files' 27 rows ran
+// speed sentence compares with, and one line counting the rest (the two shipped files' 26 rows ran
 // a projected panel 1 400 px past its bottom).
 void draw_elsewhere(RealRunView& view, bool clean) {
   for (const auto& error : view.elsewhere_errors) wrapped_text(colour_error(), error);
@@ -280,9 +284,7 @@ void draw_elsewhere(RealRunView& view, bool clean) {
       if (!holds) continue;
     }
     ImGui::Separator();
-    const std::string devices = run.gpu_name.empty() ? run.cpu_name : TF("run.devices_both", run.gpu_name, run.cpu_name);
-    wrapped_text(colour_elsewhere(), TF("run.elsewhere", devices, run.host, run.short_date(),
-                                         std::filesystem::path(run.file).filename().string()));
+    wrapped_text(colour_elsewhere(), elsewhere_label(run));
     ImGui::PushStyleColor(ImGuiCol_Text, colour_elsewhere());
     if (ImGui::BeginTable(fmt::format("elsewhere{}", table_id++).c_str(), 6,
                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {

@@ -130,6 +130,26 @@ TEST(GuiMeasured, TheShippedH200RunsFitTheProjectedPanel) {
   }
 }
 
+// The lesson's "Measured on this machine" step (2048³) with the shipped H200 run of that size, on a
+// machine without a GPU: the caption sets the H200's fp32 cuBLAS beside this CPU, says where and
+// when, and fills every number.
+TEST(GuiMeasured, TheMeasuredStepComparesWithTheShippedH200Run) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  const WindowRun run = run_window(
+      "measured_step_h200", "--frames 5 --window 1280x720 --wait-results --print-state --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS
+                            "/lessons/gpu-story.en.toml --step 13 --measured " WARPSCOPE_ASSETS_DIR_FOR_TESTS
+                            "/measured/h200/h200-2048.json");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_TRUE(run.state.is_object()) << run.output;
+  const std::string caption = run.state["caption"];
+  EXPECT_EQ(run.state["caption_unfilled"], 0) << caption;
+  EXPECT_EQ(run.state["clipped_text"]["count"], 0) << run.state["clipped_text"]["texts"].dump();
+  if (run.state["gpu_kernel_why_none"].get<std::string>().empty()) GTEST_SKIP() << "a GPU here is never replaced";
+  EXPECT_NE(caption.find("a real 2048³ multiply on NVIDIA H200 (measured on vm, 2026-12-04)"), std::string::npos) << caption;
+  EXPECT_NE(caption.find("GPU: 47,867 GFLOP/s"), std::string::npos) << "the fp32 cuBLAS row, not cublas-bf16: " << caption;
+  EXPECT_NE(caption.find("The GPU is "), std::string::npos) << caption;
+}
+
 TEST(GuiMeasured, BrokenAndForeignFilesGiveOneLineEachAndChangeNothingElse) {
   if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
   const auto broken = write_file("broken-run.json", "{\"results\": [");

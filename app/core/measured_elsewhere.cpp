@@ -18,6 +18,16 @@ using nlohmann::json;
 
 constexpr int kMaxDimension = 16384;
 
+// Every *.json file directly in `dir`, sorted by name; a missing folder gives nothing.
+std::vector<std::string> json_files_in(const std::filesystem::path& dir) {
+  std::vector<std::string> paths;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.is_regular_file(ec) && entry.path().extension() == ".json") paths.push_back(entry.path().string());
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
 std::string file_name(const std::string& path) {
   const auto name = std::filesystem::path(path).filename().string();
   return name.empty() ? path : name;
@@ -167,13 +177,8 @@ MeasuredLoad load_measured_file(const std::string& path) {
 }
 
 std::vector<MeasuredLoad> load_measured_dir(const std::string& dir) {
-  std::vector<std::string> paths;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-    if (entry.is_regular_file(ec) && entry.path().extension() == ".json") paths.push_back(entry.path().string());
-  std::sort(paths.begin(), paths.end());
   std::vector<MeasuredLoad> loads;
-  for (const auto& p : paths) loads.push_back(load_measured_file(p));
+  for (const auto& p : json_files_in(dir)) loads.push_back(load_measured_file(p));
   return loads;
 }
 
@@ -193,8 +198,8 @@ std::optional<ComparisonGpu> comparison_gpu(const kernels::JobResult* here_gpu, 
         continue;
       if (best && best->result->gflops >= r.gflops) continue;
       const std::string device = !r.device_name.empty() ? r.device_name : run.gpu_name;
-      best = ComparisonGpu{&r, fmt::format("{} (measured on {}, {})", device, run.host, run.short_date()), true,
-                           device, run.host, run.short_date()};
+      best = ComparisonGpu{&r, "", true, device, run.host, run.short_date()};
+      best->name = comparison_gpu_name(*best, lesson::Language::en);
     }
   }
   return best;
@@ -223,11 +228,9 @@ std::optional<std::string> elsewhere_speedup_sentence(const ComparisonGpu& gpu, 
 std::vector<std::string> shipped_measured_files(const std::string& dir) {
   std::vector<std::string> paths;
   std::error_code ec;
-  for (const auto& folder : std::filesystem::directory_iterator(dir, ec)) {
-    if (!folder.is_directory(ec)) continue;
-    for (const auto& entry : std::filesystem::directory_iterator(folder.path(), ec))
-      if (entry.is_regular_file(ec) && entry.path().extension() == ".json") paths.push_back(entry.path().string());
-  }
+  for (const auto& folder : std::filesystem::directory_iterator(dir, ec))
+    if (folder.is_directory(ec))
+      for (auto& p : json_files_in(folder.path())) paths.push_back(std::move(p));
   std::sort(paths.begin(), paths.end());
   return paths;
 }

@@ -86,11 +86,11 @@ template <int NS>
   const std::size_t qidx = static_cast<std::size_t>(sm) * nsched + qi;
   Scheduler& q = st_.sched[qidx];
   const std::size_t base_idx = qidx * s_.per_sched;
+  // The greedy warp's index in the scheduler's short arrays (whole Warp records are cold). Where
+  // nsched is not a constant the table spares a division on every pick; where it is, the shift
+  // spares the table's load on the way to the greedy warp's ready time.
+  const int j = q.greedy < 0 ? 0 : NS > 0 ? q.greedy / NS : slot_j_[q.greedy];
   if (q.greedy >= 0) {
-    // Only the scheduler's own short arrays are read here: whole Warp records are cold. Where
-    // nsched is not a constant the table spares a division on every pick; where it is, the
-    // shift spares the table's load on the way to the greedy warp's ready time.
-    const int j = NS > 0 ? q.greedy / NS : slot_j_[q.greedy];
     static constexpr Op kPipeOp[4] = {Op::none, Op::ffma, Op::alu, Op::mma};
     const std::uint8_t p = st_.ready_pipe[base_idx + j];
     if (st_.ready[base_idx + j] <= c && (p == 0 || pipe_ok(q, kPipeOp[p], c))) {
@@ -103,7 +103,6 @@ template <int NS>
     // without the scan. The greedy warp waits for its ready time or, ready, for its busy pipe.
     std::int64_t when = q.others_ready;
     if (q.greedy >= 0) {
-      const int j = NS > 0 ? q.greedy / NS : slot_j_[q.greedy];
       const std::int64_t r = st_.ready[base_idx + j];
       if (r > c) {
         when = std::min(when, r);

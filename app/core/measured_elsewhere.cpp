@@ -187,7 +187,7 @@ std::optional<ComparisonGpu> comparison_gpu(const kernels::JobResult* here_gpu, 
                                             const std::vector<MeasuredElsewhere>& elsewhere) {
   // A software renderer ran on this CPU: it is never "the GPU".
   if (here_gpu != nullptr && !here_gpu->skipped && !here_gpu->cancelled && !here_gpu->software_renderer)
-    return ComparisonGpu{here_gpu, here_gpu->device_name, false, here_gpu->device_name, "", ""};
+    return ComparisonGpu{here_gpu, false, here_gpu->device_name, "", ""};
   if (hardware_gpu_here || cpu == nullptr || cpu->skipped || cpu->cancelled) return std::nullopt;
   std::optional<ComparisonGpu> best;
   for (const auto& run : elsewhere) {
@@ -198,15 +198,14 @@ std::optional<ComparisonGpu> comparison_gpu(const kernels::JobResult* here_gpu, 
         continue;
       if (best && best->result->gflops >= r.gflops) continue;
       const std::string device = !r.device_name.empty() ? r.device_name : run.gpu_name;
-      best = ComparisonGpu{&r, "", true, device, run.host, run.short_date()};
-      best->name = comparison_gpu_name(*best, lesson::Language::en);
+      best = ComparisonGpu{&r, true, device, run.host, run.short_date()};
     }
   }
   return best;
 }
 
 std::string comparison_gpu_name(const ComparisonGpu& gpu, lesson::Language lang) {
-  return gpu.elsewhere ? lesson::trf("measured.elsewhere_name", lang, gpu.device, gpu.host, gpu.date) : gpu.name;
+  return gpu.elsewhere ? lesson::trf("measured.elsewhere_name", lang, gpu.device, gpu.host, gpu.date) : gpu.device;
 }
 
 std::optional<std::string> elsewhere_speedup_sentence(const ComparisonGpu& gpu, const kernels::JobResult& cpu,

@@ -57,11 +57,12 @@ std::string shipped_run_title(const MeasuredElsewhere& run);
 // where it was measured.
 struct ComparisonGpu {
   const kernels::JobResult* result = nullptr;
-  std::string name;          // "NVIDIA H200 (measured on gpu-server, 2026-11-30)" or this machine's GPU
   bool elsewhere = false;
-  std::string device, host, date;  // a run elsewhere: "NVIDIA H200", "gpu-server", "2026-11-30"
+  std::string device;      // "NVIDIA H200", or this machine's GPU
+  std::string host, date;  // a run elsewhere: "gpu-server", "2026-11-30"
 };
-// `name` in the UI's language ("NVIDIA H200 (gpu-server에서 측정, 2026-11-30)").
+// Its name in the UI's language: this machine's GPU as it is; a run elsewhere with where and when,
+// "NVIDIA H200 (measured on gpu-server, 2026-11-30)", "NVIDIA H200 (gpu-server에서 측정, 2026-11-30)".
 std::string comparison_gpu_name(const ComparisonGpu& gpu, lesson::Language lang);
 std::optional<ComparisonGpu> comparison_gpu(const kernels::JobResult* here_gpu, const kernels::JobResult* cpu,
                                              bool hardware_gpu_here,

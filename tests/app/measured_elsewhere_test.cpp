@@ -127,7 +127,7 @@ TEST(MeasuredElsewhere, ElsewhereGpuStandsInOnlyWithoutAHardwareGpuAndForTheSame
   ASSERT_TRUE(side.has_value());
   EXPECT_TRUE(side->elsewhere);
   EXPECT_EQ(side->result->kernel, "cublas");
-  EXPECT_EQ(side->name, "Test GPU (measured on gpu-server, 2026-11-30)");
+  EXPECT_EQ(app::comparison_gpu_name(*side, lesson::Language::en), "Test GPU (measured on gpu-server, 2026-11-30)");
   EXPECT_EQ(app::elsewhere_speedup_sentence(*side, cpu).value(),
             "Test GPU (measured on gpu-server, 2026-11-30) is 3350× faster than 2 CPU threads here at 256³");
   // In Korean the where and when are Korean too, not "measured on".

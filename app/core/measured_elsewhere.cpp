@@ -114,10 +114,11 @@ std::string MeasuredElsewhere::short_date() const {
   return date;
 }
 
-std::string MeasuredElsewhere::label(const kernels::JobResult& r) const {
-  std::string device = r.device == kernels::Device::cpu ? cpu_name : (!r.device_name.empty() ? r.device_name : gpu_name);
-  if (device.empty()) device = r.device == kernels::Device::cpu ? "a CPU" : "a GPU";
-  return fmt::format("measured on {} ({}, {})", device, host, short_date());
+std::string MeasuredElsewhere::label(const kernels::JobResult& r, lesson::Language lang) const {
+  const bool cpu = r.device == kernels::Device::cpu;
+  std::string device = cpu ? cpu_name : (!r.device_name.empty() ? r.device_name : gpu_name);
+  if (device.empty()) device = lesson::tr(cpu ? "measured.a_cpu" : "measured.a_gpu", lang);
+  return lesson::trf("measured.on_where", lang, device, host, short_date());
 }
 
 MeasuredLoad parse_measured_json(const std::string& text, const std::string& path) {

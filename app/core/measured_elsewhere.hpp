@@ -24,7 +24,7 @@ struct MeasuredElsewhere {
 
   // "measured on NVIDIA H200 (gpu-server, 2026-11-30)": the device is the result's own (its GPU,
   // or the CPU for a CPU kernel).
-  std::string label(const kernels::JobResult& r) const;
+  std::string label(const kernels::JobResult& r, lesson::Language lang = lesson::Language::en) const;
   std::string short_date() const;  // "2026-11-30"
 };
 

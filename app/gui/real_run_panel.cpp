@@ -42,12 +42,18 @@ void RealRunView::add_measured(MeasuredLoad load) {
     return;
   }
   elsewhere.push_back(std::move(*load.run));
+  references_lang_.reset();
+}
+
+void RealRunView::label_references(lesson::Language lang) {
+  if (references_lang_ == lang) return;
   std::vector<GflopsHistory::Reference> references;
   for (const auto& run : elsewhere)
     for (const auto& r : run.results)
       if (r.verified && r.gflops > 0)
-        references.push_back({fmt::format("{} {}, {}", r.kernel, format_shape(r.shape), run.label(r)), r.gflops});
+        references.push_back({fmt::format("{} {}, {}", r.kernel, format_shape(r.shape), run.label(r, lang)), r.gflops});
   history.set_references(std::move(references));
+  references_lang_ = lang;
 }
 
 std::optional<ComparisonGpu> RealRunView::comparison() const {
@@ -300,7 +306,7 @@ void draw_elsewhere(RealRunView& view, bool clean) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(r.kernel.c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", run.label(r).c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", run.label(r, ui_language()).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(format_shape(r.shape).c_str());
         ImGui::TableNextColumn();
@@ -448,6 +454,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     ImGui::TextWrapped("%s", T("label.history"));
     constexpr float kHistoryMin = 120, kHistoryMargin = 8;
     view.full_needed_h = ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y + kHistoryMin + kHistoryMargin;
+    view.label_references(ui_language());
     view.history.draw(std::max(kHistoryMin, ImGui::GetContentRegionAvail().y - kHistoryMargin));
     // Content that grew since the size last changed (a result's lines): compact from the next frame.
     if (view.full_needed_h > room + 1) view.compact = true;

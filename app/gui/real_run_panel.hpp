@@ -43,6 +43,12 @@ struct RealRunView {
   void add_measured(MeasuredLoad load);
   // The GPU the speed sentence and the captions compare with (here, or measured elsewhere).
   std::optional<ComparisonGpu> comparison() const;
+  // The history's lines for the runs measured elsewhere, labelled in `lang`: rebuilt when a run
+  // is added or the language changes, not every frame.
+  void label_references(lesson::Language lang);
+
+ private:
+  std::optional<lesson::Language> references_lang_;  // empty: the references are out of date
 };
 
 // Draws the panel's contents into the current ImGui window; edits feed the session.

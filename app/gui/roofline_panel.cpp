@@ -203,14 +203,14 @@ void RooflinePanel::draw(ImVec2 size, const RealRunView& real, const SimSession&
   for (const auto& run : real.elsewhere) {
     int count = 0;
     for (const auto& r : run.results)
-      if (auto p = measured_point(r, Source::elsewhere, run.label(r))) {
+      if (auto p = measured_point(r, Source::elsewhere, run.label(r, ui_language()))) {
         all.push_back(*p);
         ++count;
       }
     const std::string device = run.gpu_name.empty() ? run.cpu_name : run.gpu_name;
     if (count > 0 && compact)
       elsewhere_rows.push_back(
-          fmt::format(fmt::runtime(T("roofline.elsewhere_short")), device, run.host, run.short_date()));
+          fmt::format(fmt::runtime(T("measured.on_where")), device, run.host, run.short_date()));
     else if (count > 0)
       elsewhere_rows.push_back(
           fmt::format(fmt::runtime(T("roofline.elsewhere")), device, run.host, run.short_date(), count));

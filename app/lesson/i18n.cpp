@@ -99,7 +99,9 @@ constexpr Entry kTable[] = {
      "지붕은 프리셋 값이며 측정값이 아님: GPU는 데이터시트, 이 CPU는 코어 × SIMD × FMA × 클럭"},
     // Where the text is large for the panel (2× text at 1280×720): the same facts, shorter.
     {"roofline.here_short", "measured here: {} run(s), minimum traffic", "이 컴퓨터에서 측정: {}회, 최소 트래픽"},
-    {"roofline.elsewhere_short", "measured on {} ({}, {})", "{0}에서 측정 ({1}, {2})"},
+    {"measured.on_where", "measured on {} ({}, {})", "{0}에서 측정 ({1}, {2})"},
+    {"measured.a_cpu", "a CPU", "CPU"},
+    {"measured.a_gpu", "a GPU", "GPU"},
     {"roofline.simulated_short", "simulated on {}: {}", "{0} 시뮬레이션: {1}"},
     {"roofline.roofs_short", "Roofs: presets, not measured", "지붕: 프리셋 값, 측정 아님"},
     {"roofline.x_axis_short", "FLOP per byte (log)", "바이트당 FLOP (로그)"},

@@ -69,6 +69,8 @@ TEST(MeasuredElsewhere, ReadsABenchFileWithWhereAndWhen) {
   EXPECT_TRUE(run.results[2].transfer_ms.has_value());
   EXPECT_EQ(run.label(run.results[2]), "measured on Test GPU (gpu-server, 2026-11-30)");
   EXPECT_EQ(run.label(run.results[0]), "measured on Server CPU (gpu-server, 2026-11-30)");
+  // In the Korean UI (the history's legend, the roofline's points) the where and when are Korean.
+  EXPECT_EQ(run.label(run.results[2], lesson::Language::ko), "Test GPU에서 측정 (gpu-server, 2026-11-30)");
 }
 
 TEST(MeasuredElsewhere, BrokenForeignAndOldFilesGiveOneLineNamingTheFile) {

@@ -823,18 +823,18 @@ int run_gui(const GuiOptions& options) {
     nlohmann::json elsewhere = nlohmann::json::array();
     for (const auto& run : real_run.elsewhere)
       for (const auto& r : run.results)
-        elsewhere.push_back({{"label", run.label(r)}, {"kernel", r.kernel}, {"gflops", r.gflops},
+        elsewhere.push_back({{"label", run.label(r, ui_language())}, {"kernel", r.kernel}, {"gflops", r.gflops},
                              {"ms_median", r.ms_median}, {"size", {r.shape.m, r.shape.n, r.shape.k}},
                              {"verified", r.verified}, {"host", run.host}, {"date", run.date}});
     state["measured_elsewhere"] = elsewhere;
     state["measured_elsewhere_errors"] = real_run.elsewhere_errors;
     state["measured_elsewhere_rows_shown"] = real_run.elsewhere_rows_shown;
-    // The sentence the panel shows, so a test can check which GPU it compares with.
+    // The sentence the panel shows, in its language, so a test can check which GPU it compares with.
     std::string sentence;
     if (const auto& cpu_run = real_run.session.cpu_result()) {
       if (const auto side = real_run.comparison()) {
-        const auto text = side->elsewhere ? elsewhere_speedup_sentence(*side, *cpu_run)
-                                          : speedup_sentence(*side->result, *cpu_run);
+        const auto text = side->elsewhere ? elsewhere_speedup_sentence(*side, *cpu_run, ui_language())
+                                          : speedup_sentence(*side->result, *cpu_run, ui_language());
         sentence = text.value_or("");
       }
     }

@@ -93,6 +93,24 @@ TEST(GuiMeasured, ARunMeasuredElsewhereIsShownLabelledAndComparedWhenNoGpuIsHere
   EXPECT_GT(elsewhere_pixels(run), 100) << "the elsewhere table is drawn in its own colour";
 }
 
+// In the Korean UI the state reports what the panel shows: the labels and the sentence in Korean.
+TEST(GuiMeasured, TheStateReportsTheKoreanPanelsWordsInKorean) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  const auto file = write_file("server-32-ko.json", server_json(32));
+  const WindowRun run = render("measured_korean", "--lang ko --size 32 --measured " + file);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_TRUE(run.state.is_object()) << run.output;
+  ASSERT_EQ(run.state["language"], "ko");
+  const auto& elsewhere = run.state["measured_elsewhere"];
+  ASSERT_EQ(elsewhere.size(), 2u) << run.state.dump();
+  EXPECT_EQ(elsewhere[1]["label"], "Test GPU에서 측정 (test-host, 2026-11-30)");
+  const std::string sentence = run.state["speed_sentence"];
+  if (!run.state["gpu_kernel_why_none"].get<std::string>().empty()) {
+    EXPECT_EQ(sentence.rfind("32³에서 Test GPU (test-host에서 측정, 2026-11-30)", 0), 0u) << sentence;
+    EXPECT_EQ(sentence.find("faster"), std::string::npos) << sentence;
+  }
+}
+
 TEST(GuiMeasured, ARunOfAnotherShapeIsListedButNeverCompared) {
   if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
   const auto file = write_file("server-4096.json", server_json(4096));

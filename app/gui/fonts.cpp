@@ -4,9 +4,13 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // ImTextCharFromUtf8
 
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <vector>
+
+#include <epoxy/gl.h>
 
 #include "lesson/i18n.hpp"
 #include <backends/imgui_impl_opengl3.h>
@@ -42,6 +46,41 @@ const ImWchar* hangul_ranges(bool whole_ui, const std::string& extra_text) {
   ranges.clear();
   builder.BuildRanges(&ranges);
   return ranges.Data;
+}
+
+// The atlas goes to the GPU one byte a pixel, the glyphs' coverage, read by the backend's shader
+// as white with that alpha through a swizzle: the same texels as the backend's RGBA upload, in a
+// quarter of the memory and without ImGui's pixel-by-pixel RGBA copy. At 3x text with a Korean
+// lesson in projector mode the atlas is 4096 x 8192: converting and uploading it as RGBA took as
+// long as rasterising it (200 ms each on an idle machine, over a second in a busy soak).
+void upload_font_texture() {
+  ImGuiIO& io = ImGui::GetIO();
+  static GLuint texture = 0;
+  ImGui_ImplOpenGL3_DestroyFontsTexture();  // the backend's own, made with its device objects
+  if (texture != 0) glDeleteTextures(1, &texture);
+  unsigned char* pixels = nullptr;
+  int width = 0, height = 0;
+  io.Fonts->GetTexDataAsAlpha8(&pixels, &width, &height);
+  GLint last_texture = 0, last_alignment = 4;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
+  glGetIntegerv(GL_UNPACK_ALIGNMENT, &last_alignment);
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  static const GLint white_with_coverage[4] = {GL_ONE, GL_ONE, GL_ONE, GL_RED};
+  glTexParameteriv(GL_TEXTURE_2D, GL_TEXTURE_SWIZZLE_RGBA, white_with_coverage);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, width, height, 0, GL_RED, GL_UNSIGNED_BYTE, pixels);
+  if (const GLenum error = glGetError(); error != GL_NO_ERROR)
+    std::fprintf(stderr, "warpscope: the font atlas (%d x %d) could not be uploaded: GL error 0x%04X\n", width, height,
+                 error);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, last_alignment);
+  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(last_texture));
+  io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture)));
+  // The GPU holds the pixels now; ImGui needs only the glyph tables (IsBuilt() stays true).
+  io.Fonts->ClearTexData();
 }
 
 }  // namespace
@@ -119,27 +158,41 @@ int count_missing_glyphs(const ImFont* font, const std::string& text) {
 
 FontStatus load_fonts(float pixel_size, bool want_hangul, const std::string& hangul_text, float caption_pixel_size) {
   ImGuiIO& io = ImGui::GetIO();
+  // The backend makes its device objects, an RGBA font texture among them, at its first frame:
+  // made now, from the atlas as it is (empty the first time: ImGui's small default font), so that
+  // the texture uploaded below is the one drawn with and the big atlas is never converted to RGBA.
+  ImGui_ImplOpenGL3_NewFrame();
   io.Fonts->Clear();
+  // Rows as tall as the glyphs need, not the next power of two (up to half the atlas at large text).
+  io.Fonts->Flags |= ImFontAtlasFlags_NoPowerOfTwoHeight;
   const ImWchar* hangul = hangul_ranges(want_hangul, hangul_text);
   FontStatus status;
   // Basic Latin, Latin-1 (× ³ ·), general punctuation (– … ’), arrows, the multiplication sign.
   static const ImWchar latin_ranges[] = {0x0020, 0x00FF, 0x2010, 0x2027, 0x2190, 0x21FF,
                                          0x2070, 0x209F, 0x2200, 0x22FF, 0x25A0, 0x25FF, 0};
   auto add_face = [&](const char* latin_pattern, bool bold, float pixel_size) -> ImFont* {
+    // Glyphs rasterised three times as wide (ImGui 1.86's default) place text at a third of a
+    // pixel, which at 36 px and more nobody can see; it tripled the atlas and its rasterising at
+    // the sizes a projector uses. Later ImGui versions choose 1 there too.
+    const int oversample = pixel_size >= 36 ? 1 : ImFontConfig().OversampleH;
+    ImFontConfig face;
+    face.OversampleH = oversample;
     ImFont* font = nullptr;
     if (auto path = find_font_file(latin_pattern)) {
-      font = io.Fonts->AddFontFromFileTTF(path->c_str(), pixel_size, nullptr, latin_ranges);
+      font = io.Fonts->AddFontFromFileTTF(path->c_str(), pixel_size, &face, latin_ranges);
       if (font && !bold) status.latin_path = *path;
     }
     if (!font) {
       if (bold) return nullptr;
       ImFontConfig cfg;
       cfg.SizePixels = pixel_size;
+      cfg.OversampleH = oversample;
       font = io.Fonts->AddFontDefault(&cfg);
     }
     if (auto path = find_hangul_font_file(bold)) {
       ImFontConfig merge;
       merge.MergeMode = true;
+      merge.OversampleH = oversample;
       if (io.Fonts->AddFontFromFileTTF(path->c_str(), pixel_size, &merge, hangul) && !bold && want_hangul)
         status.hangul_path = *path;
     }
@@ -157,9 +210,13 @@ FontStatus load_fonts(float pixel_size, bool want_hangul, const std::string& han
     if (!status.caption_bold) status.caption_bold = status.caption_regular;
   }
   io.Fonts->Build();
-  ImGui_ImplOpenGL3_DestroyFontsTexture();
-  ImGui_ImplOpenGL3_CreateFontsTexture();
+  upload_font_texture();
   return status;
+}
+
+std::uint64_t font_atlas_bytes() {
+  const ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  return static_cast<std::uint64_t>(atlas->TexWidth) * static_cast<std::uint64_t>(atlas->TexHeight);
 }
 
 }  // namespace ws::app

@@ -1,6 +1,7 @@
 // Fonts found through fontconfig: ImGui's built-in font has no "×", "³" or Hangul.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -32,5 +33,8 @@ std::optional<std::string> find_font_file(const char* pattern);
 // `caption_pixel_size` above `pixel_size` adds the caption faces at that size.
 FontStatus load_fonts(float pixel_size, bool want_hangul, const std::string& hangul_text = "",
                       float caption_pixel_size = 0);
+
+// Bytes of the font atlas the driver holds, as load_fonts uploaded it (one byte a pixel).
+std::uint64_t font_atlas_bytes();
 
 }  // namespace ws::app

@@ -727,7 +727,6 @@ int run_gui(const GuiOptions& options) {
     // Memory is judged once the cancelled job has let go of its matrices.
     for (int i = 0; i < 200 && real_run.session.status().busy; ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    const auto& fonts = io.Fonts;
     // A job that cannot be interrupted (cblas_sgemm) may still hold its matrices.
     const auto& shape = real_run.session.controls().shape;
     const std::uint64_t live = real_run.session.status().busy
@@ -735,7 +734,7 @@ int run_gui(const GuiOptions& options) {
                                              std::uint64_t(shape.m) * shape.n)
                                    : 0;
     const sim::Simulation* shown = sim_panel.session.simulation();
-    soak->finish(live, static_cast<std::uint64_t>(fonts->TexWidth) * fonts->TexHeight * 4,
+    soak->finish(live, font_atlas_bytes(),
                  (shown != nullptr ? shown->checkpoint_bytes() : 0) + sim_panel.session.kept_bytes());
     std::printf("%s\n", soak->report().dump().c_str());
     if (soak->failed()) exit_code = 1;
@@ -854,6 +853,7 @@ int run_gui(const GuiOptions& options) {
     state["caption_unfilled"] = player.active() ? rendered_caption.unfilled : 0;
     state["language"] = std::string(lesson::language_code(pres.effective_language()));
     state["hangul_font"] = pres.fonts.hangul_path.value_or("");
+    state["font_atlas"] = {{"width", io.Fonts->TexWidth}, {"height", io.Fonts->TexHeight}, {"bytes", font_atlas_bytes()}};
     state["missing_glyphs"] = missing_glyphs;
     state["ui_scale"] = pres.scale;
     state["content_scale"] = pres.content_scale;

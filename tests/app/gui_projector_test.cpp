@@ -90,6 +90,23 @@ TEST_F(GuiProjector, CaptionIsLectureHallSizeAndGrowsWithTheWindow) {
   EXPECT_GE(twice["caption_px"].get<double>(), 2 * 28.0 - 1) << "unless it had to shrink to fit, which 1080p need not";
 }
 
+// The largest atlas a lecture asks for: 3x text and a Korean lesson in projector mode. Rasterised
+// three times as wide and uploaded as RGBA it was 32 to 128 MiB (4096 x 8192 on the frame the
+// caption is at its full 84 px), and each rebuild (Ctrl +, F11, a resize) stalled a busy window for
+// up to 1.2 s (docs/RELIABILITY.md). Now 4096 x 2478, one byte a pixel.
+TEST_F(GuiProjector, TheLargestFontAtlasStaysSmall) {
+  const auto state = state_of("--lesson " + lessons + "/gpu-story.ko.toml --step 3 --window 1920x1080 --ui-scale 3");
+  ASSERT_TRUE(state["projector"].get<bool>());
+  ASSERT_GE(state["caption_px"].get<double>(), 36.0) << "text at projector size";
+  ASSERT_FALSE(state["hangul_font"].get<std::string>().empty()) << "no Korean font here: the atlas would be small anyway";
+  const auto& atlas = state["font_atlas"];
+  EXPECT_LE(atlas["bytes"].get<std::uint64_t>(), 16u << 20) << atlas.dump();
+  EXPECT_EQ(atlas["bytes"].get<std::uint64_t>(),
+            atlas["width"].get<std::uint64_t>() * atlas["height"].get<std::uint64_t>()) << "one byte a pixel";
+  EXPECT_EQ(state["missing_glyphs"], 0);
+  EXPECT_EQ(state["clipped_text"]["count"], 0) << clipped_list(state["clipped_text"]);
+}
+
 TEST_F(GuiProjector, TheKeyIsASavedSetting) {
   const fs::path config = home_ / "explicit-config";
   const std::string env = "WARPSCOPE_CONFIG_DIR=" + config.string();

@@ -854,6 +854,7 @@ int run_gui(const GuiOptions& options) {
     state["language"] = std::string(lesson::language_code(pres.effective_language()));
     state["hangul_font"] = pres.fonts.hangul_path.value_or("");
     state["font_atlas"] = {{"width", io.Fonts->TexWidth}, {"height", io.Fonts->TexHeight}, {"bytes", font_atlas_bytes()}};
+    state["rss_mib"] = static_cast<double>(live_rss_bytes()) / (1 << 20);
     state["missing_glyphs"] = missing_glyphs;
     state["ui_scale"] = pres.scale;
     state["content_scale"] = pres.content_scale;

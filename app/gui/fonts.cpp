@@ -55,8 +55,9 @@ const ImWchar* hangul_ranges(bool whole_ui, const std::string& extra_text) {
 // long as rasterising it (200 ms each on an idle machine, over a second in a busy soak).
 void upload_font_texture() {
   ImGuiIO& io = ImGui::GetIO();
-  // The window's one GL context owns it; ImFontAtlas::Clear() forgets the TexID it was given, so
-  // the last one uploaded is kept here to be deleted (reading TexID back leaked every atlas).
+  // The window's one GL context owns it. The atlas forgets the TexID it was given when it is
+  // cleared and rebuilt, so the last texture uploaded is kept here to be deleted (reading TexID
+  // back found 0 and leaked every atlas).
   static GLuint texture = 0;
   ImGui_ImplOpenGL3_DestroyFontsTexture();  // the backend's own, made with its device objects
   if (texture != 0) glDeleteTextures(1, &texture);

@@ -241,4 +241,9 @@ std::string shipped_run_title(const MeasuredElsewhere& run) {
   return fmt::format("{}{} ({}, {})", device, size, run.host, run.short_date());
 }
 
+std::optional<std::string> comparison_speedup_sentence(const ComparisonGpu& gpu, const kernels::JobResult& cpu,
+                                                       lesson::Language lang) {
+  return gpu.elsewhere ? elsewhere_speedup_sentence(gpu, cpu, lang) : speedup_sentence(*gpu.result, cpu, lang);
+}
+
 }  // namespace ws::app

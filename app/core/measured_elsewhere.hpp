@@ -71,5 +71,9 @@ std::optional<ComparisonGpu> comparison_gpu(const kernels::JobResult* here_gpu, 
 // "NVIDIA H200 (measured on gpu-server, 2026-11-30) is 180× faster than 2 CPU threads here at 4096³".
 std::optional<std::string> elsewhere_speedup_sentence(const ComparisonGpu& gpu, const kernels::JobResult& cpu,
                                                       lesson::Language lang = lesson::Language::en);
+// The sentence the real-run panel shows for its comparison: the GPU here (speedup_sentence) or
+// the run measured elsewhere (above). `--print-state` reports the same one.
+std::optional<std::string> comparison_speedup_sentence(const ComparisonGpu& gpu, const kernels::JobResult& cpu,
+                                                       lesson::Language lang);
 
 }  // namespace ws::app

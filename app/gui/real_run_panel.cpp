@@ -439,9 +439,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   ImGui::Spacing();
   if (const auto& cpu_run = session.cpu_result()) {
     const auto gpu_side = view.comparison();
-    std::optional<std::string> sentence;
-    if (gpu_side && !gpu_side->elsewhere) sentence = speedup_sentence(*gpu_side->result, *cpu_run, ui_language());
-    if (gpu_side && gpu_side->elsewhere) sentence = elsewhere_speedup_sentence(*gpu_side, *cpu_run, ui_language());
+    const auto sentence = gpu_side ? comparison_speedup_sentence(*gpu_side, *cpu_run, ui_language()) : std::nullopt;
     if (sentence) {
       ImGui::SetWindowFontScale(1.35f);
       wrapped_text(gpu_side->elsewhere ? colour_elsewhere() : colour_measured(), *sentence);

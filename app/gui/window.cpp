@@ -832,9 +832,7 @@ int run_gui(const GuiOptions& options) {
     std::string sentence;
     if (const auto& cpu_run = real_run.session.cpu_result()) {
       if (const auto side = real_run.comparison()) {
-        const auto text = side->elsewhere ? elsewhere_speedup_sentence(*side, *cpu_run, ui_language())
-                                          : speedup_sentence(*side->result, *cpu_run, ui_language());
-        sentence = text.value_or("");
+        sentence = comparison_speedup_sentence(*side, *cpu_run, ui_language()).value_or("");
       }
     }
     state["speed_sentence"] = sentence;

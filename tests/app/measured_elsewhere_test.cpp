@@ -136,6 +136,7 @@ TEST(MeasuredElsewhere, ElsewhereGpuStandsInOnlyWithoutAHardwareGpuAndForTheSame
   const std::string ko = app::elsewhere_speedup_sentence(*side, cpu, lesson::Language::ko).value();
   EXPECT_NE(ko.find("Test GPU (gpu-server에서 측정, 2026-11-30)"), std::string::npos) << ko;
   EXPECT_EQ(ko.find("measured"), std::string::npos) << ko;
+  EXPECT_EQ(app::comparison_speedup_sentence(*side, cpu, lesson::Language::ko), ko) << "the panel's sentence";
 
   // Another shape: nothing compares.
   const auto other = cpu_here(512, 100);

@@ -217,7 +217,7 @@ int run_bench(const BenchOptions& o) {
     // is no measured speed to go by: the built-in one, as the window uses before its first run.
     if (const auto e = estimate_job(request, MeasuredSpeeds{}); e && e->seconds > kLongRunSeconds)
       fmt::print(stderr, "warpscope bench: {}; running it anyway (Ctrl+C stops)\n",
-                 estimate_sentence(BatchEstimate{{*e}, e->seconds}));
+                 estimate_sentence(BatchEstimate{{*e}, e->seconds}, lesson::Language::en));
     k::JobControl control;
     const k::JobResult r = k::run_job(request, control);
     if (r.failed) any_failed = true;

@@ -24,7 +24,7 @@ struct MeasuredElsewhere {
 
   // "measured on NVIDIA H200 (gpu-server, 2026-11-30)": the device is the result's own (its GPU,
   // or the CPU for a CPU kernel).
-  std::string label(const kernels::JobResult& r, lesson::Language lang = lesson::Language::en) const;
+  std::string label(const kernels::JobResult& r, lesson::Language lang) const;
   std::string short_date() const;  // "2026-11-30"
 };
 
@@ -70,7 +70,7 @@ std::optional<ComparisonGpu> comparison_gpu(const kernels::JobResult* here_gpu, 
 
 // "NVIDIA H200 (measured on gpu-server, 2026-11-30) is 180× faster than 2 CPU threads here at 4096³".
 std::optional<std::string> elsewhere_speedup_sentence(const ComparisonGpu& gpu, const kernels::JobResult& cpu,
-                                                      lesson::Language lang = lesson::Language::en);
+                                                      lesson::Language lang);
 // The sentence the real-run panel shows for its comparison: the GPU here (speedup_sentence) or
 // the run measured elsewhere (above). `--print-state` reports the same one.
 std::optional<std::string> comparison_speedup_sentence(const ComparisonGpu& gpu, const kernels::JobResult& cpu,

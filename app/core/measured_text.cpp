@@ -55,13 +55,6 @@ std::optional<std::string> speedup_sentence(const kernels::JobResult& gpu, const
                      describe_cpu_side(cpu, lang), format_ratio(1 / ratio), shape);
 }
 
-std::optional<std::string> cpu_speedup_sentence(const kernels::JobResult& fast, const kernels::JobResult& slow) {
-  if (!comparable(fast, slow)) return std::nullopt;
-  const double ratio = slow.ms_median / fast.ms_median;
-  return fmt::format("{} is {}× faster than {} at {}", fast.kernel, format_ratio(ratio), slow.kernel,
-                     format_shape(fast.shape));
-}
-
 std::string openblas_core_words(const kernels::BlasCoreState& s, lesson::Language lang) {
   if (!s.detected.empty())
     return s.coretype_ignored ? lesson::trf("label.openblas_core_ignored", lang, s.core, s.coretype)

@@ -19,21 +19,18 @@ std::string format_ratio(double ratio);
 // 1250, 0.0412; "0" for zero, negative or not a number.
 std::string format_plain_sig3(double v);
 // "1 CPU thread" / "2 CPU threads".
-std::string describe_cpu_side(const kernels::JobResult& cpu, lesson::Language lang = lesson::Language::en);
+std::string describe_cpu_side(const kernels::JobResult& cpu, lesson::Language lang);
 
 // "GPU is 143× faster than 2 CPU threads at 2048³" (or "CPU ... faster than the GPU" when that is
 // the truth). Nothing when either side did not produce a verified, comparable measurement: a
 // ratio built on a wrong or missing result would not be honest, and neither is a GL kernel on a
 // software renderer (it ran on this CPU).
 std::optional<std::string> speedup_sentence(const kernels::JobResult& gpu, const kernels::JobResult& cpu,
-                                            lesson::Language lang = lesson::Language::en);
-
-// The same comparison for two CPU kernels ("cpu-blas is 85× faster than cpu-naive at 1024³").
-std::optional<std::string> cpu_speedup_sentence(const kernels::JobResult& fast, const kernels::JobResult& slow);
+                                            lesson::Language lang);
 
 // "OpenBLAS core: Haswell (OPENBLAS_CORETYPE=Haswell set by the user)": the core cpu-blas runs,
 // and why, from kernels::blas_core_state().
-std::string openblas_core_words(const kernels::BlasCoreState& s, lesson::Language lang = lesson::Language::en);
+std::string openblas_core_words(const kernels::BlasCoreState& s, lesson::Language lang);
 // A result's detail with its "OpenBLAS core ..." part (kernels::blas_core_note(), always English)
 // worded again from `s` in `lang`.
 std::string detail_words(std::string detail, const kernels::BlasCoreState& s, lesson::Language lang);

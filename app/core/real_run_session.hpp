@@ -63,7 +63,7 @@ class RealRunSession {
   void cancel();
 
   // "cpu-naive at 16384³: about 6.11 h" while a long run waits for "Run anyway", else nothing.
-  std::optional<std::string> pending_confirmation(lesson::Language lang = lesson::Language::en) const;
+  std::optional<std::string> pending_confirmation(lesson::Language lang) const;
   // How the pending estimate was reached (each job's speed and runs), for a tooltip.
   std::string pending_basis() const;
   // Starts the run that waits for confirmation, as estimated.

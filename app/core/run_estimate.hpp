@@ -63,7 +63,7 @@ BatchEstimate estimate_batch(const std::vector<kernels::JobRequest>& requests, c
 std::string format_duration(double seconds);
 // "cpu-naive at 16384³: about 6.11 h"; two jobs: "cpu-naive then gl-tiled at 4096³: about 6.2 min".
 // Empty for a batch with no job to run.
-std::string estimate_sentence(const BatchEstimate& batch, lesson::Language lang = lesson::Language::en);
+std::string estimate_sentence(const BatchEstimate& batch, lesson::Language lang);
 // How each job's time was reached, for a tooltip: "cpu-naive 6.11 h: 0.4 GFLOP/s × 1 run, a rough
 // built-in speed (not measured here yet)".
 std::string estimate_basis(const BatchEstimate& batch);

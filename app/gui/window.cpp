@@ -722,6 +722,8 @@ int run_gui(const GuiOptions& options) {
     }
   }
 
+  // Read before cancel(), which drops the run waiting to be confirmed.
+  const std::string pending_run_at_close = real_run.session.pending_confirmation(ui_language()).value_or("");
   real_run.session.cancel();
   if (soak) {
     // Memory is judged once the cancelled job has let go of its matrices.
@@ -815,7 +817,7 @@ int run_gui(const GuiOptions& options) {
       state["measured"]["gpu"]["software_renderer"] = g->software_renderer;
     }
     state["gpu_kernel"] = real_run.session.controls().gpu_kernel;
-    state["pending_run"] = real_run.session.pending_confirmation().value_or("");
+    state["pending_run"] = pending_run_at_close;
     const auto gl = kernels::gl_info();
     state["gl_context"] = gl ? gl->context : kernels::gl_status();
     state["gpu_kernel_why_none"] = real_run.gpu_default.why_none;

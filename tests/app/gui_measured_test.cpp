@@ -111,6 +111,23 @@ TEST(GuiMeasured, TheStateReportsTheKoreanPanelsWordsInKorean) {
   }
 }
 
+// A run estimated to take hours waits for "run anyway"; the state reports the sentence the panel
+// shows, in its language. (It was read after the window's closing cancel, which drops it: always "".)
+TEST(GuiMeasured, TheStateReportsARunWaitingForConfirmationInTheUisLanguage) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  for (const std::string lang : {"en", "ko"}) {
+    const WindowRun run = run_window("pending_run_" + lang, "--frames 3 --window 1280x720 --no-wait --print-state "
+                                                          "--size 8192 --cpu-kernel cpu-naive --lang " + lang);
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    ASSERT_TRUE(run.state.is_object()) << run.output;
+    const std::string pending = run.state["pending_run"];
+    EXPECT_TRUE(run.state["measured"]["cpu"].is_null()) << "nothing ran unconfirmed: " << run.state["measured"].dump();
+    EXPECT_EQ(pending.rfind("cpu-naive", 0), 0u) << pending;
+    EXPECT_NE(pending.find("8192³"), std::string::npos) << pending;
+    EXPECT_NE(pending.find(lang == "ko" ? "약" : "about"), std::string::npos) << pending;
+  }
+}
+
 TEST(GuiMeasured, ARunOfAnotherShapeIsListedButNeverCompared) {
   if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
   const auto file = write_file("server-4096.json", server_json(4096));

@@ -136,7 +136,7 @@ TEST(MeasuredFuzz, BrokenBenchFilesGiveARunOrOneErrorLine) {
         ASSERT_GE(r.shape.k, 1);
         ASSERT_GE(r.ms_median, 0);
         ASSERT_GE(r.gflops, 0);
-        ASSERT_FALSE(load.run->label(r).empty());
+        ASSERT_FALSE(load.run->label(r, ws::lesson::Language::en).empty());
       }
     } else {
       ASSERT_EQ(load.error.rfind("fuzz.json: ", 0), 0u) << load.error;

@@ -67,8 +67,8 @@ TEST(MeasuredElsewhere, ReadsABenchFileWithWhereAndWhen) {
   EXPECT_EQ(run.results[2].kernel, "cublas");
   EXPECT_DOUBLE_EQ(run.results[2].gflops, 3355.4);
   EXPECT_TRUE(run.results[2].transfer_ms.has_value());
-  EXPECT_EQ(run.label(run.results[2]), "measured on Test GPU (gpu-server, 2026-11-30)");
-  EXPECT_EQ(run.label(run.results[0]), "measured on Server CPU (gpu-server, 2026-11-30)");
+  EXPECT_EQ(run.label(run.results[2], lesson::Language::en), "measured on Test GPU (gpu-server, 2026-11-30)");
+  EXPECT_EQ(run.label(run.results[0], lesson::Language::en), "measured on Server CPU (gpu-server, 2026-11-30)");
   // In the Korean UI (the history's legend, the roofline's points) the where and when are Korean.
   EXPECT_EQ(run.label(run.results[2], lesson::Language::ko), "Test GPU에서 측정 (gpu-server, 2026-11-30)");
 }
@@ -130,7 +130,7 @@ TEST(MeasuredElsewhere, ElsewhereGpuStandsInOnlyWithoutAHardwareGpuAndForTheSame
   EXPECT_TRUE(side->elsewhere);
   EXPECT_EQ(side->result->kernel, "cublas");
   EXPECT_EQ(app::comparison_gpu_name(*side, lesson::Language::en), "Test GPU (measured on gpu-server, 2026-11-30)");
-  EXPECT_EQ(app::elsewhere_speedup_sentence(*side, cpu).value(),
+  EXPECT_EQ(app::elsewhere_speedup_sentence(*side, cpu, lesson::Language::en).value(),
             "Test GPU (measured on gpu-server, 2026-11-30) is 3350× faster than 2 CPU threads here at 256³");
   // In Korean the where and when are Korean too, not "measured on".
   const std::string ko = app::elsewhere_speedup_sentence(*side, cpu, lesson::Language::ko).value();
@@ -170,9 +170,9 @@ TEST(MeasuredElsewhere, SoftwareRendererNeverEntersTheSpeedSentence) {
   gpu.kernel = "gl-regblock";
   gpu.device = kernels::Device::gpu;
   const auto cpu = cpu_here(256, 10.0);
-  EXPECT_TRUE(app::speedup_sentence(gpu, cpu).has_value());
+  EXPECT_TRUE(app::speedup_sentence(gpu, cpu, lesson::Language::en).has_value());
   gpu.software_renderer = true;
-  EXPECT_FALSE(app::speedup_sentence(gpu, cpu).has_value());
+  EXPECT_FALSE(app::speedup_sentence(gpu, cpu, lesson::Language::en).has_value());
 }
 
 TEST(DefaultGpuKernel, CublasThenHardwareGlThenNoneWithTheReason) {

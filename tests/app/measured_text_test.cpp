@@ -28,23 +28,23 @@ TEST(MeasuredText, ShapesAndRatios) {
 TEST(MeasuredText, SpeedupSentenceFromMeasuredTimes) {
   const auto gpu = result("cublas", kernels::Device::gpu, 1.0);
   const auto cpu = result("cpu-parallel", kernels::Device::cpu, 143.0);
-  EXPECT_EQ(app::speedup_sentence(gpu, cpu).value(), "GPU is 143× faster than 2 CPU threads at 2048³");
+  EXPECT_EQ(app::speedup_sentence(gpu, cpu, lesson::Language::en).value(), "GPU is 143× faster than 2 CPU threads at 2048³");
   const auto slow_gpu = result("cuda-naive", kernels::Device::gpu, 300.0);
-  EXPECT_EQ(app::speedup_sentence(slow_gpu, cpu).value(), "2 CPU threads are 2.10× faster than the GPU at 2048³");
+  EXPECT_EQ(app::speedup_sentence(slow_gpu, cpu, lesson::Language::en).value(), "2 CPU threads are 2.10× faster than the GPU at 2048³");
 }
 
 TEST(MeasuredText, NoRatioFromAWrongSkippedOrMismatchedResult) {
   auto gpu = result("cublas", kernels::Device::gpu, 1.0);
   auto cpu = result("cpu-naive", kernels::Device::cpu, 100.0, 1);
-  EXPECT_TRUE(app::speedup_sentence(gpu, cpu).has_value());
+  EXPECT_TRUE(app::speedup_sentence(gpu, cpu, lesson::Language::en).has_value());
   gpu.verified = false;
-  EXPECT_FALSE(app::speedup_sentence(gpu, cpu).has_value());
+  EXPECT_FALSE(app::speedup_sentence(gpu, cpu, lesson::Language::en).has_value());
   gpu.verified = true;
   gpu.skipped = "no CUDA driver";
-  EXPECT_FALSE(app::speedup_sentence(gpu, cpu).has_value());
+  EXPECT_FALSE(app::speedup_sentence(gpu, cpu, lesson::Language::en).has_value());
   gpu.skipped.reset();
   gpu.shape.k = 1024;
-  EXPECT_FALSE(app::speedup_sentence(gpu, cpu).has_value());
+  EXPECT_FALSE(app::speedup_sentence(gpu, cpu, lesson::Language::en).has_value());
 }
 
 // The detail of a cpu-blas run carries kernels::blas_core_note() in English; the panel words it

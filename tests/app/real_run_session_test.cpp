@@ -137,7 +137,7 @@ TEST(RealRunSession, AShortBatchStartsWithoutAsking) {
   s.controls().repeats = 1;  // 1.68 s
   g_speed_started = 0;
   s.run_now();
-  EXPECT_FALSE(s.pending_confirmation());
+  EXPECT_FALSE(s.pending_confirmation(lesson::Language::en));
   double now = 0;
   ASSERT_TRUE(pump_until(s, now, [&] { return s.cpu_result().has_value(); }));
   EXPECT_EQ(g_speed_started.load(), 1);
@@ -148,7 +148,7 @@ TEST(RealRunSession, ALongBatchWaitsForConfirmationAndRunsAfterIt) {
   long_naive_controls(s);
   g_speed_started = 0;
   s.run_now();
-  ASSERT_EQ(s.pending_confirmation(), "cpu-naive at 4096×4096×20: about 16.8 s");
+  ASSERT_EQ(s.pending_confirmation(lesson::Language::en), "cpu-naive at 4096×4096×20: about 16.8 s");
   EXPECT_NE(s.pending_basis().find("a rough built-in speed"), std::string::npos) << s.pending_basis();
   double now = 0;
   for (int i = 0; i < 50; ++i, now += 0.01) {  // half a second of frames: nothing may start
@@ -158,7 +158,7 @@ TEST(RealRunSession, ALongBatchWaitsForConfirmationAndRunsAfterIt) {
   EXPECT_EQ(g_speed_started.load(), 0);
   EXPECT_FALSE(s.status().busy);
   s.confirm();
-  EXPECT_FALSE(s.pending_confirmation());
+  EXPECT_FALSE(s.pending_confirmation(lesson::Language::en));
   ASSERT_TRUE(pump_until(s, now, [&] { return s.cpu_result().has_value(); }));
   EXPECT_EQ(g_speed_started.load(), 1);
   EXPECT_EQ(s.cpu_result()->shape, (kernels::Shape{4096, 4096, 20}));
@@ -169,9 +169,9 @@ TEST(RealRunSession, CancelDropsARunWaitingForConfirmation) {
   long_naive_controls(s);
   g_speed_started = 0;
   s.run_now();
-  ASSERT_TRUE(s.pending_confirmation());
+  ASSERT_TRUE(s.pending_confirmation(lesson::Language::en));
   s.cancel();
-  EXPECT_FALSE(s.pending_confirmation());
+  EXPECT_FALSE(s.pending_confirmation(lesson::Language::en));
   s.confirm();  // nothing left to confirm
   double now = 0;
   for (int i = 0; i < 20; ++i, now += 0.05) s.update(now);
@@ -183,20 +183,20 @@ TEST(RealRunSession, AnEditEstimatesAgain) {
   long_naive_controls(s);
   g_speed_started = 0;
   s.run_now();
-  ASSERT_TRUE(s.pending_confirmation());
+  ASSERT_TRUE(s.pending_confirmation(lesson::Language::en));
   double now = 0;
   s.controls().repeats = 20;  // 33.6 s
   s.note_controls_edited(now);
-  EXPECT_FALSE(s.pending_confirmation()) << "the question was about other controls";
+  EXPECT_FALSE(s.pending_confirmation(lesson::Language::en)) << "the question was about other controls";
   now += app::RealRunSession::kDebounceSeconds;
   s.update(now);
-  EXPECT_EQ(s.pending_confirmation(), "cpu-naive at 4096×4096×20: about 33.6 s");
+  EXPECT_EQ(s.pending_confirmation(lesson::Language::en), "cpu-naive at 4096×4096×20: about 33.6 s");
   EXPECT_EQ(g_speed_started.load(), 0);
   s.controls().repeats = 5;  // 8.39 s: under 10 s, starts after the debounce without asking
   s.note_controls_edited(now);
   now += app::RealRunSession::kDebounceSeconds;
   ASSERT_TRUE(pump_until(s, now, [&] { return s.cpu_result().has_value(); }));
-  EXPECT_FALSE(s.pending_confirmation());
+  EXPECT_FALSE(s.pending_confirmation(lesson::Language::en));
   EXPECT_EQ(g_speed_started.load(), 1);
 }
 
@@ -215,6 +215,6 @@ TEST(RealRunSession, ASpeedMeasuredEarlierDecidesInsteadOfTheBuiltInOne) {
   EXPECT_TRUE(estimate.jobs[0].measured);
   EXPECT_NEAR(estimate.seconds, 3.355, 0.001);
   s.run_now();
-  EXPECT_FALSE(s.pending_confirmation());
+  EXPECT_FALSE(s.pending_confirmation(lesson::Language::en));
   ASSERT_TRUE(pump_until(s, now, [&] { return g_speed_started.load() == 2 && s.cpu_result().has_value(); }));
 }

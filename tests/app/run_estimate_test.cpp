@@ -41,7 +41,7 @@ TEST(RunEstimate, BuiltInSpeedWithoutAnyMeasurement) {
   EXPECT_EQ(e->threads, 1);
   EXPECT_EQ(e->runs, 1);
   EXPECT_NEAR(e->seconds, 343.597, 0.001);
-  EXPECT_EQ(app::estimate_sentence({{*e}, e->seconds}), "cpu-naive at 4096³: about 5.73 min");
+  EXPECT_EQ(app::estimate_sentence({{*e}, e->seconds}, lesson::Language::en), "cpu-naive at 4096³: about 5.73 min");
 }
 
 TEST(RunEstimate, FollowsRunJobsWarmUpRule) {
@@ -100,7 +100,7 @@ TEST(RunEstimate, ABatchIsTheSumOfItsJobs) {
   EXPECT_EQ(b.jobs[1].runs, 6);
   EXPECT_NEAR(b.seconds, 216.466, 0.001);
   EXPECT_TRUE(b.long_run());
-  EXPECT_EQ(app::estimate_sentence(b), "cpu-naive then cpu-parallel at 2048³: about 3.61 min");
+  EXPECT_EQ(app::estimate_sentence(b, lesson::Language::en), "cpu-naive then cpu-parallel at 2048³: about 3.61 min");
 }
 
 TEST(RunEstimate, AJobRunJobWouldRefuseTakesNoTime) {
@@ -111,7 +111,7 @@ TEST(RunEstimate, AJobRunJobWouldRefuseTakesNoTime) {
     const auto b = app::estimate_batch({request("cuda-naive", {16384, 16384, 16384}, 1)}, {});
     EXPECT_TRUE(b.jobs.empty());
     EXPECT_FALSE(b.long_run());
-    EXPECT_EQ(app::estimate_sentence(b), "");
+    EXPECT_EQ(app::estimate_sentence(b, lesson::Language::en), "");
   }
 }
 
@@ -130,5 +130,5 @@ TEST(RunEstimate, DurationsInSecondsMinutesAndHoursToThreeFigures) {
   e.kernel = "cpu-naive";
   e.shape = {16384, 16384, 16384};
   e.seconds = 21990.23;
-  EXPECT_EQ(app::estimate_sentence({{e}, e.seconds}), "cpu-naive at 16384³: about 6.11 h");
+  EXPECT_EQ(app::estimate_sentence({{e}, e.seconds}, lesson::Language::en), "cpu-naive at 16384³: about 6.11 h");
 }

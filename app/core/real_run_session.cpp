@@ -105,7 +105,9 @@ std::optional<std::string> RealRunSession::pending_confirmation(lesson::Language
   return estimate_sentence(pending_->estimate, lang);
 }
 
-std::string RealRunSession::pending_basis() const { return pending_ ? estimate_basis(pending_->estimate) : ""; }
+std::string RealRunSession::pending_basis(lesson::Language lang) const {
+  return pending_ ? estimate_basis(pending_->estimate, lang) : "";
+}
 
 void RealRunSession::update(double now) {
   for (auto& done : runner_.take_finished()) {

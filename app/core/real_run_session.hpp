@@ -65,7 +65,7 @@ class RealRunSession {
   // "cpu-naive at 16384³: about 6.11 h" while a long run waits for "Run anyway", else nothing.
   std::optional<std::string> pending_confirmation(lesson::Language lang) const;
   // How the pending estimate was reached (each job's speed and runs), for a tooltip.
-  std::string pending_basis() const;
+  std::string pending_basis(lesson::Language lang) const;
   // Starts the run that waits for confirmation, as estimated.
   void confirm();
   // The estimate of the current controls, from the speeds measured so far in this session.

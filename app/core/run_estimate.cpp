@@ -90,13 +90,13 @@ std::string estimate_sentence(const BatchEstimate& batch, lesson::Language lang)
   return lesson::trf("estimate.about", lang, what, format_duration(batch.seconds));
 }
 
-std::string estimate_basis(const BatchEstimate& batch) {
+std::string estimate_basis(const BatchEstimate& batch, lesson::Language lang) {
   std::string out;
   for (const auto& j : batch.jobs) {
     if (!out.empty()) out += "; ";
-    out += fmt::format("{} {}: {} GFLOP/s × {} run{}", j.kernel, format_duration(j.seconds),
-                       format_plain_sig3(round_sig3(j.gflops)), j.runs, j.runs == 1 ? "" : "s");
-    out += j.measured ? ", the speed measured here" : ", a rough built-in speed (not measured here yet)";
+    out += lesson::trf(j.runs == 1 ? "estimate.basis_one" : "estimate.basis_many", lang, j.kernel,
+                       format_duration(j.seconds), format_plain_sig3(round_sig3(j.gflops)), j.runs);
+    out += lesson::tr(j.measured ? "estimate.basis_measured" : "estimate.basis_builtin", lang);
   }
   return out;
 }

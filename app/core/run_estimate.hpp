@@ -66,6 +66,6 @@ std::string format_duration(double seconds);
 std::string estimate_sentence(const BatchEstimate& batch, lesson::Language lang);
 // How each job's time was reached, for a tooltip: "cpu-naive 6.11 h: 0.4 GFLOP/s × 1 run, a rough
 // built-in speed (not measured here yet)".
-std::string estimate_basis(const BatchEstimate& batch);
+std::string estimate_basis(const BatchEstimate& batch, lesson::Language lang);
 
 }  // namespace ws::app

@@ -218,7 +218,7 @@ void draw_pending_run(RealRunSession& session) {
   if (!pending) return;
   ImGui::Spacing();
   wrapped_text(colour_error(), *pending);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", session.pending_basis().c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", session.pending_basis(ui_language()).c_str());
   if (ImGui::Button(T("control.run_anyway"))) session.confirm();
   ImGui::SameLine();
   if (ImGui::Button(fmt::format("{}##pending", T("control.cancel")).c_str())) session.cancel();

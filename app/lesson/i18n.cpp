@@ -307,6 +307,12 @@ constexpr Entry kTable[] = {
     {"estimate.then", " then ", " 다음 "},
     {"estimate.at", "{} at {}", "{0} ({1})"},
     {"estimate.about", "{}: about {}", "{0}: 약 {1}"},
+    // Its basis, in the tooltip: one kernel's share, its speed, its runs and where the speed is from.
+    {"estimate.basis_one", "{} {}: {} GFLOP/s × 1 run", "{0} {1}: {2} GFLOP/s × 1회"},
+    {"estimate.basis_many", "{} {}: {} GFLOP/s × {} runs", "{0} {1}: {2} GFLOP/s × {3}회"},
+    {"estimate.basis_measured", ", the speed measured here", ", 이 컴퓨터에서 측정한 속도"},
+    {"estimate.basis_builtin", ", a rough built-in speed (not measured here yet)",
+     ", 내장된 대략의 속도 (아직 여기서 측정하지 않음)"},
     {"history.empty", "GFLOP/s of each finished run appears here", "끝난 실행마다 GFLOP/s가 여기에 표시됩니다"},
     // The chip view and the timeline.
     {"sim.simulating_launch", "simulating the launch...", "실행을 시뮬레이션하는 중..."},

@@ -149,7 +149,10 @@ TEST(RealRunSession, ALongBatchWaitsForConfirmationAndRunsAfterIt) {
   g_speed_started = 0;
   s.run_now();
   ASSERT_EQ(s.pending_confirmation(lesson::Language::en), "cpu-naive at 4096×4096×20: about 16.8 s");
-  EXPECT_NE(s.pending_basis().find("a rough built-in speed"), std::string::npos) << s.pending_basis();
+  EXPECT_NE(s.pending_basis(lesson::Language::en).find("a rough built-in speed"), std::string::npos)
+      << s.pending_basis(lesson::Language::en);
+  EXPECT_NE(s.pending_basis(lesson::Language::ko).find("내장된 대략의 속도"), std::string::npos)
+      << s.pending_basis(lesson::Language::ko);
   double now = 0;
   for (int i = 0; i < 50; ++i, now += 0.01) {  // half a second of frames: nothing may start
     s.update(now);

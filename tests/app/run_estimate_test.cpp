@@ -70,9 +70,10 @@ TEST(RunEstimate, ASpeedMeasuredInThisSessionBeatsTheBuiltInOne) {
   EXPECT_EQ(e->runs, 5);
   EXPECT_NEAR(e->seconds, 53.687, 0.001);
   EXPECT_EQ(app::format_duration(e->seconds), "53.7 s");
-  EXPECT_NE(app::estimate_basis({{*e}, e->seconds}).find("1.6 GFLOP/s × 5 runs, the speed measured here"),
-            std::string::npos)
-      << app::estimate_basis({{*e}, e->seconds});
+  const app::BatchEstimate batch{{*e}, e->seconds};
+  EXPECT_EQ(app::estimate_basis(batch, lesson::Language::en),
+            "cpu-naive 53.7 s: 1.6 GFLOP/s × 5 runs, the speed measured here");
+  EXPECT_EQ(app::estimate_basis(batch, lesson::Language::ko), "cpu-naive 53.7 s: 1.6 GFLOP/s × 5회, 이 컴퓨터에서 측정한 속도");
 }
 
 TEST(RunEstimate, OnlyTheSameKernelAndThreadCountAndTheNearestSizeCount) {

@@ -76,4 +76,11 @@ std::string detail_words(std::string detail, const kernels::BlasCoreState& s, le
   return detail;
 }
 
+std::string kernel_description(const kernels::KernelInfo& kernel, lesson::Language lang) {
+  if (lang == lesson::Language::en) return kernel.description;
+  const std::string key = "kernel_desc." + kernel.name;
+  const std::string words = lesson::tr(key, lang);
+  return words == key ? kernel.description : words;  // tr() answers an unknown key with the key
+}
+
 }  // namespace ws::app

@@ -34,5 +34,8 @@ std::string openblas_core_words(const kernels::BlasCoreState& s, lesson::Languag
 // A result's detail with its "OpenBLAS core ..." part (kernels::blas_core_note(), always English)
 // worded again from `s` in `lang`.
 std::string detail_words(std::string detail, const kernels::BlasCoreState& s, lesson::Language lang);
+// The kernel picker's one line about a kernel: the registry's English, or its translation
+// ("kernel_desc.<name>" in the UI tables); a kernel without one keeps the English.
+std::string kernel_description(const kernels::KernelInfo& kernel, lesson::Language lang);
 
 }  // namespace ws::app

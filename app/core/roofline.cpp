@@ -50,14 +50,14 @@ std::optional<Point> measured_point(const kernels::JobResult& r, Source source, 
   p.k = r.shape.k;
   p.intensity = min_traffic_intensity(p.m, p.n, p.k);
   p.gflops = r.gflops;
-  p.intensity_basis = "minimum traffic";
+  p.intensity_basis = IntensityBasis::minimum_traffic;
   p.where = where;
   p.software_renderer = r.software_renderer;
   p.verified = r.verified;
   return p;
 }
 
-std::optional<Point> simulated_point(const std::string& preset_name, const std::string& kernel, int m, int n, int k,
+std::optional<Point> simulated_point(const std::string& where, const std::string& kernel, int m, int n, int k,
                                      double dram_bytes, double time_ms) {
   if (!(dram_bytes > 0) || !(time_ms > 0) || m <= 0 || n <= 0 || k <= 0) return std::nullopt;
   Point p;
@@ -68,8 +68,8 @@ std::optional<Point> simulated_point(const std::string& preset_name, const std::
   p.k = k;
   p.intensity = flops(m, n, k) / dram_bytes;
   p.gflops = flops(m, n, k) / (time_ms * 1e6);
-  p.intensity_basis = "the model's DRAM bytes";
-  p.where = "simulated on " + preset_name;
+  p.intensity_basis = IntensityBasis::model_dram_bytes;
+  p.where = where;
   p.verified = true;
   return p;
 }
@@ -90,30 +90,31 @@ std::string format_gflops(double gflops) {
   return format_plain_sig3(gflops) + " GFLOP/s";
 }
 
-Roof gpu_roof(const sim::GpuPreset& gpu) {
+Roof gpu_roof(const sim::GpuPreset& gpu, lesson::Language lang) {
   Roof roof;
   roof.machine = "gpu";
   roof.name = short_name(gpu.name);
-  roof.source = gpu.from_device ? roof.name + " (from this device's properties)" : roof.name + " preset (datasheet)";
+  roof.source = lesson::trf(gpu.from_device ? "roofline.source_device" : "roofline.source_datasheet", lang, roof.name);
   roof.bandwidth_gbs = gpu.memory_bandwidth_gbs;
   if (roof.has_memory_roof()) roof.bandwidth_label = roof.name + " DRAM " + format_bandwidth(gpu.memory_bandwidth_gbs);
-  else roof.note = roof.name + ": the preset has no memory bandwidth, so no memory roof is drawn";
+  else roof.note = lesson::trf("roofline.note_gpu_no_bandwidth", lang, roof.name);
   const double fp32 = gpu.peak_gflops();
   roof.compute.push_back({roof.name + " FP32 " + format_gflops(fp32), fp32, false});
   if (const sim::TensorFormat* f = gpu.tensor_headline()) {
     const double t = gpu.tensor_peak_gflops(*f);
     if (t > fp32)
-      roof.compute.push_back({roof.name + " " + gpu.tensor_headline_format() + " tensor " + format_gflops(t), t, true});
+      roof.compute.push_back(
+          {lesson::trf("roofline.tensor_roof", lang, roof.name, gpu.tensor_headline_format(), format_gflops(t)), t, true});
   }
   return roof;
 }
 
-Roof cpu_roof(const sim::CpuPreset& cpu) {
+Roof cpu_roof(const sim::CpuPreset& cpu, lesson::Language lang) {
   Roof roof;
   roof.machine = "cpu";
-  roof.name = cpu.from_machine ? "this CPU" : short_name(cpu.name);
-  roof.source = cpu.from_machine ? "the this-machine preset (cores × SIMD × FMA × clock; not measured)"
-                                 : roof.name + " preset (datasheet)";
+  roof.name = cpu.from_machine ? lesson::tr("roofline.this_cpu", lang) : short_name(cpu.name);
+  roof.source = cpu.from_machine ? lesson::tr("roofline.source_this_machine", lang)
+                                 : lesson::trf("roofline.source_datasheet", lang, roof.name);
   const double fp32 = cpu.peak_gflops();
   roof.compute.push_back({roof.name + " FP32 " + format_gflops(fp32), fp32, false});
   roof.bandwidth_gbs = cpu.memory_bandwidth_gbs;
@@ -121,12 +122,12 @@ Roof cpu_roof(const sim::CpuPreset& cpu) {
     if (u.rfind("memory_bandwidth_gbs", 0) == 0) roof.bandwidth_assumed = true;
   if (roof.has_memory_roof()) {
     roof.bandwidth_label = roof.name + " DRAM " + format_bandwidth(cpu.memory_bandwidth_gbs) +
-                           (roof.bandwidth_assumed ? " (assumed)" : "");
+                           (roof.bandwidth_assumed ? lesson::tr("roofline.assumed_suffix", lang) : "");
     if (roof.bandwidth_assumed)
-      roof.assumption = "Dashed: " + roof.name + "'s DRAM bandwidth, " + format_bandwidth(cpu.memory_bandwidth_gbs) +
-                        ", is the preset's assumption, not measured";
+      roof.assumption =
+          lesson::trf("roofline.assumption_bandwidth", lang, roof.name, format_bandwidth(cpu.memory_bandwidth_gbs));
   } else
-    roof.note = roof.name + ": no DRAM bandwidth figure, so no memory roof is drawn";
+    roof.note = lesson::trf("roofline.note_cpu_no_bandwidth", lang, roof.name);
   return roof;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "lesson/i18n.hpp"
 #include "warpscope/kernels/job.hpp"
 #include "warpscope/sim/presets.hpp"
 
@@ -31,14 +32,18 @@ double ridge_intensity(double peak_gflops, double bandwidth_gbs);
 enum class Source { here, elsewhere, simulated };
 const char* to_string(Source s);  // "measured here", "measured elsewhere", "simulated"
 
+// Where a point's FLOP per byte comes from: the least traffic any multiply of the shape needs (a
+// real run, whose bytes are not counted) or the DRAM bytes the model moved (the simulated kernel).
+enum class IntensityBasis { minimum_traffic, model_dram_bytes };
+
 struct Point {
   Source source = Source::here;
   std::string kernel;      // "cpu-parallel", "cublas", "tiled"
   int m = 0, n = 0, k = 0;
   double intensity = 0;    // FLOP per DRAM byte
   double gflops = 0;
-  std::string intensity_basis;  // "minimum traffic" (real runs) or "the model's DRAM bytes" (simulated)
-  std::string where;       // "measured on this machine (CPU)", "measured on NVIDIA H200 (gpu-server, 2026-11-30)", "simulated on H100 (SXM5, 80 GB)"
+  IntensityBasis intensity_basis = IntensityBasis::minimum_traffic;
+  std::string where;       // the caller's words: "measured on this machine's CPU, 2 threads", "simulated on H100 (SXM5, 80 GB)"
   bool software_renderer = false;  // a GL kernel on llvmpipe: ran on this CPU
   bool verified = true;    // false: the result was wrong; plotted, and marked so (never hidden)
 };
@@ -48,7 +53,7 @@ struct Point {
 std::optional<Point> measured_point(const kernels::JobResult& r, Source source, const std::string& where);
 // The simulated kernel: intensity = 2·M·N·K / the model's DRAM bytes, GFLOP/s = 2·M·N·K / the
 // model's time. Nothing when the model moved no DRAM bytes or took no time.
-std::optional<Point> simulated_point(const std::string& preset_name, const std::string& kernel, int m, int n, int k,
+std::optional<Point> simulated_point(const std::string& where, const std::string& kernel, int m, int n, int k,
                                      double dram_bytes, double time_ms);
 
 struct Ceiling {
@@ -77,11 +82,12 @@ struct Roof {
 // "H100 (SXM5, 80 GB)" -> "H100": the name before its parenthesis.
 std::string short_name(const std::string& preset_name);
 // GPU preset: FP32 peak, the headline tensor format (BF16, else FP16) where it has tensor cores,
-// and DRAM bandwidth (the preset does not say HBM or GDDR, so the label says DRAM).
-Roof gpu_roof(const sim::GpuPreset& gpu);
+// and DRAM bandwidth (the preset does not say HBM or GDDR, so the label says DRAM). Labels, notes
+// and assumptions are worded in `lang`, as the panel draws them.
+Roof gpu_roof(const sim::GpuPreset& gpu, lesson::Language lang);
 // The CPU preset ("this machine"): FP32 peak (cores × SIMD lanes × FMA units × 2 × clock) and DRAM
 // bandwidth, marked assumed when the preset lists it as uncertain, absent when it is 0.
-Roof cpu_roof(const sim::CpuPreset& cpu);
+Roof cpu_roof(const sim::CpuPreset& cpu, lesson::Language lang);
 
 // "1.79 TB/s", "50 GB/s"; "66.9 TFLOP/s", "192 GFLOP/s".
 std::string format_bandwidth(double gbs);

@@ -86,7 +86,7 @@ bool kernel_combo(const char* label, kernels::Device device, std::string& select
         changed = selected != k.name;
         selected = k.name;
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s%s", k.description.c_str(), reason ? "\n" : "",
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s%s", kernel_description(k, ui_language()).c_str(), reason ? "\n" : "",
                                                     reason ? reason->c_str() : "");
       if (is_selected) ImGui::SetItemDefaultFocus();
     }

@@ -112,6 +112,10 @@ RooflinePanel::DrawnLabel text_box(ImVec2 at, const char* text) {
   return {text, at.x, at.y, at.x + size.x, at.y + size.y};
 }
 
+const char* basis_words(IntensityBasis b) {
+  return T(b == IntensityBasis::minimum_traffic ? "roofline.basis_min_traffic" : "roofline.basis_model_dram");
+}
+
 std::string here_where(const kernels::JobResult& r) {
   if (r.device == kernels::Device::cpu) return TF("roofline.where_cpu", r.threads);
   if (r.software_renderer) return TF("roofline.where_software", r.device_name);
@@ -180,9 +184,9 @@ void RooflinePanel::draw(ImVec2 size, const RealRunView& real, const SimSession&
   // The roofs: the simulated GPU's preset and this machine's CPU.
   const sim::Simulation* s = session.simulation();
   std::vector<Roof> machine_roofs;
-  machine_roofs.push_back(cpu_roof(sim::this_machine_cpu()));
+  machine_roofs.push_back(cpu_roof(sim::this_machine_cpu(), ui_language()));
   try {
-    machine_roofs.push_back(gpu_roof(s ? s->gpu() : sim::find_gpu(gpu_preset)));
+    machine_roofs.push_back(gpu_roof(s ? s->gpu() : sim::find_gpu(gpu_preset), ui_language()));
   } catch (const std::exception&) {
   }
   std::vector<std::string> assumptions;
@@ -222,7 +226,7 @@ void RooflinePanel::draw(ImVec2 size, const RealRunView& real, const SimSession&
                                         cfg.shape.n, cfg.shape.k, cfg.block);
     if (s->complete() && summarised_key_ != key) {
       const sim::Summary sum = s->summary();
-      simulated_ = simulated_point(s->gpu().name, sim::to_string(cfg.kernel), cfg.shape.m, cfg.shape.n, cfg.shape.k,
+      simulated_ = simulated_point(TF("roofline.where_simulated", s->gpu().name), sim::to_string(cfg.kernel), cfg.shape.m, cfg.shape.n, cfg.shape.k,
                                    static_cast<double>(sum.dram_bytes), sum.time_ms);
       summarised_key_ = key;
     }
@@ -488,7 +492,7 @@ void RooflinePanel::draw(ImVec2 size, const RealRunView& real, const SimSession&
       ImGui::Text("%s  %s", p.kernel.c_str(), format_shape({p.m, p.n, p.k}).c_str());
       ImGui::PopStyleColor();
       ImGui::Text("%s GFLOP/s", format_sig3(p.gflops).c_str());
-      ImGui::Text("%s FLOP/byte (%s)", format_sig3(p.intensity).c_str(), p.intensity_basis.c_str());
+      ImGui::Text("%s FLOP/byte (%s)", format_sig3(p.intensity).c_str(), basis_words(p.intensity_basis));
       ImGui::TextUnformatted(p.where.c_str());
       if (!p.verified) ImGui::TextColored(colour_error(), "%s", T("roofline.wrong"));
       ImGui::EndTooltip();
@@ -505,7 +509,7 @@ nlohmann::json RooflinePanel::state() const {
   for (const auto& d : points)
     pts.push_back({{"source", to_string(d.point.source)}, {"kernel", d.point.kernel},
                    {"size", {d.point.m, d.point.n, d.point.k}}, {"intensity", d.point.intensity},
-                   {"gflops", d.point.gflops}, {"intensity_basis", d.point.intensity_basis}, {"where", d.point.where},
+                   {"gflops", d.point.gflops}, {"intensity_basis", basis_words(d.point.intensity_basis)}, {"where", d.point.where},
                    {"verified", d.point.verified}, {"px", {d.at.x, d.at.y}}});
   j["points"] = pts;
   nlohmann::json rs = nlohmann::json::array();

@@ -58,8 +58,9 @@ TEST(KoreanUiDetector, FindsEnglishPhrasesAndUiStringsButNotNamesOrUnits) {
 TEST_F(GuiKorean, FreeWindowDrawsNoEnglishText) {
   const std::string home = out_dir + "/korean_home";
   fs::remove_all(home);
-  // A lane and then a core in the inspector: each selection draws its own lines.
-  for (const char* select : {"lane:0:0:0", "core:0"}) {
+  // A lane and then a core in the inspector: each selection draws its own lines. Then the
+  // roofline in the simulation's place: its roofs, notes and legend (it once drew three in English).
+  for (const char* select : {"lane:0:0:0", "core:0", "core:0 --roofline"}) {
     SCOPED_TRACE(select);
     const auto r = ws::test_support::run_window(
         "korean_ui", std::string("--frames 8 --no-run --lang ko --print-state --select ") + select, {.home = home});

@@ -77,3 +77,17 @@ TEST(MeasuredText, OpenBlasCoreWordedInEitherLanguage) {
   EXPECT_EQ(app::openblas_core_words(older, Language::ko),
             "OpenBLAS 코어: Haswell (사용자 설정: OPENBLAS_CORETYPE=Haswell, AVX2+FMA 사용, 이 CPU는 AVX-512 지원)");
 }
+
+// Every kernel of the registry has a Korean line for the picker, and the table's English is the
+// registry's own, so the two cannot drift apart.
+TEST(MeasuredText, EveryKernelIsDescribedInBothLanguages) {
+  for (const auto& k : kernels::all_kernels()) {
+    SCOPED_TRACE(k.name);
+    EXPECT_EQ(app::kernel_description(k, lesson::Language::en), k.description);
+    EXPECT_STREQ(lesson::tr("kernel_desc." + k.name, lesson::Language::en), k.description.c_str());
+    const std::string ko = app::kernel_description(k, lesson::Language::ko);
+    EXPECT_NE(ko.find_first_of("\xea\xeb\xec\xed"), std::string::npos) << "no Hangul: " << ko;
+  }
+  const kernels::KernelInfo unknown{"cpu-future", kernels::Device::cpu, "not in the tables yet", false};
+  EXPECT_EQ(app::kernel_description(unknown, lesson::Language::ko), "not in the tables yet");
+}

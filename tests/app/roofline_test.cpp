@@ -39,7 +39,7 @@ TEST(Roofline, AttainableIsTheLowerOfTheTwoRoofs) {
 TEST(Roofline, H100RoofsComeFromItsPreset) {
   const auto& h100 = sim::find_gpu("h100");
   // The preset: 132 SMs × 128 lanes × 2 × 1980 MHz; 528 tensor cores × 1024 FLOP × 1830 MHz; 3350 GB/s.
-  const Roof roof = gpu_roof(h100);
+  const Roof roof = gpu_roof(h100, lesson::Language::en);
   EXPECT_EQ(roof.machine, "gpu");
   EXPECT_EQ(roof.name, "H100");
   ASSERT_EQ(roof.compute.size(), 2u);
@@ -58,7 +58,7 @@ TEST(Roofline, H100RoofsComeFromItsPreset) {
 }
 
 TEST(Roofline, AGpuWithoutTensorCoresHasOneComputeRoof) {
-  const Roof roof = gpu_roof(sim::find_gpu("gtx580"));
+  const Roof roof = gpu_roof(sim::find_gpu("gtx580"), lesson::Language::en);
   ASSERT_EQ(roof.compute.size(), 1u);
   EXPECT_EQ(roof.name, "GeForce GTX 580");
   EXPECT_NEAR(roof.bandwidth_gbs, 192.4, 1e-9);
@@ -67,7 +67,7 @@ TEST(Roofline, AGpuWithoutTensorCoresHasOneComputeRoof) {
 
 TEST(Roofline, ThisMachineCpuRoofSaysItsBandwidthIsAssumed) {
   const auto& cpu = sim::this_machine_cpu();
-  const Roof roof = cpu_roof(cpu);
+  const Roof roof = cpu_roof(cpu, lesson::Language::en);
   EXPECT_EQ(roof.name, "this CPU");
   ASSERT_EQ(roof.compute.size(), 1u);
   EXPECT_DOUBLE_EQ(roof.fp32_gflops(), cpu.cores * cpu.fp32_lanes * cpu.fma_units * 2.0 * cpu.base_clock_ghz);
@@ -76,12 +76,20 @@ TEST(Roofline, ThisMachineCpuRoofSaysItsBandwidthIsAssumed) {
   EXPECT_TRUE(roof.bandwidth_assumed);
   EXPECT_NE(roof.bandwidth_label.find("(assumed)"), std::string::npos) << roof.bandwidth_label;
   EXPECT_NE(roof.assumption.find("assumption, not measured"), std::string::npos) << roof.assumption;
+
+  // The Korean panel draws the same roof in Korean (it once drew these three in English).
+  const Roof ko = cpu_roof(cpu, lesson::Language::ko);
+  EXPECT_EQ(ko.name, "이 CPU");
+  EXPECT_EQ(ko.compute[0].label.rfind("이 CPU FP32 ", 0), 0u) << ko.compute[0].label;
+  EXPECT_EQ(ko.bandwidth_label, "이 CPU DRAM 50 GB/s (가정값)");
+  EXPECT_EQ(ko.assumption, "점선: 이 CPU의 DRAM 대역폭(50 GB/s)은 프리셋의 가정값이며 측정값이 아님");
+  EXPECT_EQ(gpu_roof(sim::find_gpu("h100"), lesson::Language::ko).compute[1].label, "H100 BF16 텐서 989 TFLOP/s");
 }
 
 TEST(Roofline, ACpuWithoutBandwidthHasNoMemoryRoofAndSaysSo) {
   sim::CpuPreset cpu = sim::this_machine_cpu();
   cpu.memory_bandwidth_gbs = 0;
-  const Roof roof = cpu_roof(cpu);
+  const Roof roof = cpu_roof(cpu, lesson::Language::en);
   EXPECT_FALSE(roof.has_memory_roof());
   EXPECT_TRUE(roof.bandwidth_label.empty());
   EXPECT_NE(roof.note.find("no DRAM bandwidth"), std::string::npos);
@@ -104,7 +112,7 @@ TEST(Roofline, MeasuredPointUsesTheMinimumTraffic) {
   ASSERT_TRUE(p);
   EXPECT_NEAR(p->intensity, 4096.0 / 6.0, 1e-9);
   EXPECT_DOUBLE_EQ(p->gflops, 40000);
-  EXPECT_EQ(p->intensity_basis, "minimum traffic");
+  EXPECT_EQ(p->intensity_basis, IntensityBasis::minimum_traffic);
   EXPECT_EQ(p->source, Source::elsewhere);
   EXPECT_TRUE(p->verified);
 
@@ -120,19 +128,19 @@ TEST(Roofline, MeasuredPointUsesTheMinimumTraffic) {
 
 TEST(Roofline, SimulatedPointUsesTheModelsBytesAndTime) {
   // 256³ = 33.55 MFLOP; 1 MB of DRAM traffic; 0.01 ms -> 33.55 FLOP/B at 3355 GFLOP/s.
-  const auto p = simulated_point("H100 (SXM5, 80 GB)", "tiled", 256, 256, 256, 1e6, 0.01);
+  const auto p = simulated_point("simulated on H100 (SXM5, 80 GB)", "tiled", 256, 256, 256, 1e6, 0.01);
   ASSERT_TRUE(p);
   EXPECT_NEAR(p->intensity, 2.0 * 256 * 256 * 256 / 1e6, 1e-9);
   EXPECT_NEAR(p->gflops, 2.0 * 256 * 256 * 256 / 1e4, 1e-6);
   EXPECT_EQ(p->source, Source::simulated);
   EXPECT_EQ(p->where, "simulated on H100 (SXM5, 80 GB)");
-  EXPECT_EQ(p->intensity_basis, "the model's DRAM bytes");
+  EXPECT_EQ(p->intensity_basis, IntensityBasis::model_dram_bytes);
   EXPECT_FALSE(simulated_point("H100", "tiled", 256, 256, 256, 0, 0.01));
   EXPECT_FALSE(simulated_point("H100", "tiled", 256, 256, 256, 1e6, 0));
 }
 
 TEST(Roofline, AxesHoldEveryRoofAndPointWithRoom) {
-  const Roof gpu = gpu_roof(sim::find_gpu("h100"));
+  const Roof gpu = gpu_roof(sim::find_gpu("h100"), lesson::Language::en);
   Point slow;
   slow.intensity = 0.5;  // 0.5 FLOP/B at 0.9 GFLOP/s
   slow.gflops = 0.9;
@@ -176,7 +184,7 @@ TEST(Roofline, PixelsFollowTheLogarithms) {
 }
 
 TEST(Roofline, SegmentsMeetAtTheRidgeAndStayInsideTheAxes) {
-  const Roof gpu = gpu_roof(sim::find_gpu("h100"));
+  const Roof gpu = gpu_roof(sim::find_gpu("h100"), lesson::Language::en);
   const Axes a{-1, 3, -1, 7};
   const auto slope = memory_segment(gpu, a);
   ASSERT_TRUE(slope);

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <regex>
+#include <vector>
 
+#include <fmt/args.h>
 #include <fmt/format.h>
 
 namespace ws::app {
@@ -65,15 +68,77 @@ std::string openblas_core_words(const kernels::BlasCoreState& s, lesson::Languag
   return lesson::trf("label.openblas_core", lang, s.core);
 }
 
+namespace {
+
+// The notes the kernels write into `detail` (kernels/job.cpp, the GL and CUDA backends), always
+// in English since kernels/ knows no UI language: each form as a pattern, its words in the UI
+// tables under `key` with the pattern's groups as {0}, {1}, ... A note of no known form is kept
+// as it is.
+struct NoteForm {
+  std::regex pattern;
+  const char* key;
+};
+
+const std::vector<NoteForm>& note_forms() {
+  static const std::vector<NoteForm> forms = [] {
+    const std::pair<const char*, const char*> table[] = {
+        {R"(no warm-up run \(one run estimated at (\d+) s\))", "detail.no_warmup"},
+        {R"((.+) micro-kernel, KC (\d+) MC (\d+) NC (\d+) from the cache sizes)", "detail.microkernel"},
+        {R"((.+), a software renderer: runs on this CPU)", "detail.software_renderer"},
+        {R"(timed by GL timer queries)", "detail.timed_gl_timer"},
+        {R"(timed by glFinish \+ steady clock \(GL timer not meaningful on this renderer\))", "detail.timed_glfinish"},
+        {R"((\d+) NaN/Inf values in C)", "detail.non_finite"},
+        {R"((\S+) inputs: max relative error (\S+) against the fp32 inputs' product)", "detail.format_error"},
+        {R"((.+) \(loaded at run time\))", "detail.loaded_at_run_time"},
+        {R"(copies from pinned host memory \(cudaHostRegister\))", "detail.pinned"},
+        {R"(copies from pageable host memory \(cudaHostRegister refused\))", "detail.pageable"},
+        {R"((\d+) launches of (\d+) rows each, so that a cancel waits for at most two)", "detail.bands"},
+        {R"(column split over (\d+) GPUs, no peer copies)", "detail.column_split"},
+        {R"(GPU (\d+)(.*): columns (\d+)\.\.(\d+), last multiply (\S+) ms \(CUDA events\))", "detail.gpu_shard"},
+        {R"(scalar loads: ([kn]) = (\d+) is not a multiple of (\d+) \(float4\))", "detail.scalar_loads_float4"},
+        {R"(scalar loads: ([kn]) = (\d+) is not a multiple of (\d+) \(8 bf16 per 16-byte load\))",
+         "detail.scalar_loads_bf16"},
+        {R"(vector loads \(float4\))", "detail.vector_loads_float4"},
+        {R"(vector loads \(8 bf16 per 16-byte load\))", "detail.vector_loads_bf16"},
+    };
+    std::vector<NoteForm> out;
+    for (const auto& [pattern, key] : table) out.push_back({std::regex(pattern), key});
+    return out;
+  }();
+  return forms;
+}
+
+std::string note_words(const std::string& note, lesson::Language lang) {
+  std::smatch m;
+  for (const auto& form : note_forms()) {
+    if (!std::regex_match(note, m, form.pattern)) continue;
+    fmt::dynamic_format_arg_store<fmt::format_context> args;
+    for (std::size_t i = 1; i < m.size(); ++i) args.push_back(m[i].str());
+    try {
+      return fmt::vformat(lesson::tr(form.key, lang), args);
+    } catch (const fmt::format_error&) {
+      return note;
+    }
+  }
+  return note;
+}
+
+}  // namespace
+
 std::string detail_words(std::string detail, const kernels::BlasCoreState& s, lesson::Language lang) {
   static const std::string prefix = "OpenBLAS core ";
-  for (auto at = detail.find(prefix); at != std::string::npos; at = detail.find(prefix, at)) {
-    const auto end = std::min(detail.find(';', at), detail.size());
-    const std::string words = openblas_core_words(s, lang);
-    detail.replace(at, end - at, words);
-    at += words.size();
+  std::string out;
+  for (std::size_t at = 0; at <= detail.size();) {
+    const std::size_t end = std::min(detail.find("; ", at), detail.size());
+    const std::string note = detail.substr(at, end - at);
+    if (!out.empty()) out += "; ";
+    if (note.rfind(prefix, 0) == 0)
+      out += openblas_core_words(s, lang);
+    else
+      out += lang == lesson::Language::en ? note : note_words(note, lang);
+    at = end + 2;
   }
-  return detail;
+  return out;
 }
 
 std::string kernel_description(const kernels::KernelInfo& kernel, lesson::Language lang) {

@@ -73,3 +73,20 @@ TEST_F(GuiKorean, FreeWindowDrawsNoEnglishText) {
     EXPECT_TRUE(english.empty()) << "English on the Korean screen:\n" << join(english);
   }
 }
+
+// After real runs: the result rows' detail lines (the micro-kernel and its blocking, the GL
+// renderer and how it was timed) are the kernels' English notes, worded again in Korean.
+TEST_F(GuiKorean, RealRunsDetailLinesAreKorean) {
+  const auto r = ws::test_support::run_window(
+      "korean_runs", "--frames 4 --wait-results --size 64 --cpu-kernel cpu-parallel --gpu-kernel gl-regblock --lang ko "
+                     "--print-state",
+      {.home = out_dir + "/korean_runs_home"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_TRUE(r.state["measured"]["cpu"].is_object()) << r.output;
+  const auto& clip = r.state["clipped_text"];
+  bool detail_seen = false;
+  for (const auto& t : clip["drawn"]) detail_seen |= t["text"].get<std::string>().rfind("cpu-parallel: ", 0) == 0;
+  EXPECT_TRUE(detail_seen) << "the cpu-parallel detail line was not drawn";
+  const auto english = english_texts(clip);
+  EXPECT_TRUE(english.empty()) << "English on the Korean screen:\n" << join(english);
+}

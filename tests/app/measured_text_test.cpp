@@ -91,3 +91,60 @@ TEST(MeasuredText, EveryKernelIsDescribedInBothLanguages) {
   const kernels::KernelInfo unknown{"cpu-future", kernels::Device::cpu, "not in the tables yet", false};
   EXPECT_EQ(app::kernel_description(unknown, lesson::Language::ko), "not in the tables yet");
 }
+
+// Every note the kernels write into `detail` (in English: kernels/ has no UI language), as they
+// write it, is worded in Korean on the Korean screen; English keeps them as they are.
+TEST(MeasuredText, EveryDetailNoteIsWordedInKorean) {
+  using ws::lesson::Language;
+  const kernels::BlasCoreState zen{"Zen", "OpenBLAS 0.3.21", "", "", false, false, "", ""};
+  const std::pair<const char*, const char*> notes[] = {
+      {"no warm-up run (one run estimated at 43 s)", "워밍업 실행 없음 (한 번에 약 43 s 예상)"},
+      {"AVX2+FMA 6x16 micro-kernel, KC 256 MC 252 NC 16384 from the cache sizes",
+       "AVX2+FMA 6x16 마이크로커널, 캐시 크기로 정한 KC 256 MC 252 NC 16384"},
+      {"llvmpipe (LLVM 15.0.6, 256 bits), a software renderer: runs on this CPU",
+       "llvmpipe (LLVM 15.0.6, 256 bits), 소프트웨어 렌더러: 이 CPU에서 실행"},
+      {"timed by GL timer queries", "GL 타이머 쿼리로 측정"},
+      {"timed by glFinish + steady clock (GL timer not meaningful on this renderer)",
+       "glFinish + steady clock으로 측정 (이 렌더러에서는 GL 타이머가 의미 없음)"},
+      {"12 NaN/Inf values in C", "C에 NaN/Inf 값 12개"},
+      {"bf16 inputs: max relative error 3.91e-03 against the fp32 inputs' product",
+       "bf16 입력: fp32 입력의 곱 대비 최대 상대 오차 3.91e-03"},
+      {"libcublas.so.13 (loaded at run time)", "libcublas.so.13 (실행 중에 불러옴)"},
+      {"copies from pinned host memory (cudaHostRegister)", "고정(pinned) 호스트 메모리에서 복사 (cudaHostRegister)"},
+      {"copies from pageable host memory (cudaHostRegister refused)",
+       "페이지 가능 호스트 메모리에서 복사 (cudaHostRegister 거부됨)"},
+      {"4 launches of 4096 rows each, so that a cancel waits for at most two",
+       "4096행씩 4번 실행 (취소가 최대 두 번만 기다리도록)"},
+      {"column split over 2 GPUs, no peer copies", "GPU 2개에 열을 나눔, GPU 간 복사 없음"},
+      {"GPU 1 NVIDIA H200: columns 2048..4095, last multiply 1.234000 ms (CUDA events)",
+       "GPU 1 NVIDIA H200: 열 2048..4095, 마지막 곱셈 1.234000 ms (CUDA 이벤트)"},
+      {"scalar loads: k = 1025 is not a multiple of 4 (float4)", "스칼라 로드: k = 1025, 4의 배수가 아님 (float4)"},
+      {"scalar loads: n = 1000 is not a multiple of 8 (8 bf16 per 16-byte load)",
+       "스칼라 로드: n = 1000, 8의 배수가 아님 (16바이트 로드마다 bf16 8개)"},
+      {"vector loads (float4)", "벡터 로드 (float4)"},
+      {"vector loads (8 bf16 per 16-byte load)", "벡터 로드 (16바이트 로드마다 bf16 8개)"},
+  };
+  for (const auto& [en, ko] : notes) {
+    EXPECT_EQ(app::detail_words(en, zen, Language::ko), ko);
+    EXPECT_EQ(app::detail_words(en, zen, Language::en), en);
+  }
+  // Several notes in one line, each worded on its own; the OpenBLAS core among them.
+  EXPECT_EQ(app::detail_words("NVIDIA H200; vector loads (float4); OpenBLAS core Zen", zen, Language::ko),
+            "NVIDIA H200; 벡터 로드 (float4); OpenBLAS 코어: Zen");
+}
+
+// The real cpu-parallel job's detail, as this machine's kernel writes it, comes out in Korean.
+TEST(MeasuredText, TheParallelKernelsRealDetailIsWordedInKorean) {
+  kernels::JobRequest request;
+  request.kernel = "cpu-parallel";
+  request.shape = {16, 16, 16};
+  request.threads = 1;
+  request.repeats = 1;
+  kernels::JobControl control;
+  const kernels::JobResult r = kernels::run_job(request, control);
+  ASSERT_TRUE(r.verified) << r.detail;
+  ASSERT_NE(r.detail.find("micro-kernel"), std::string::npos) << r.detail;
+  const std::string ko = app::detail_words(r.detail, kernels::blas_core_state(), lesson::Language::ko);
+  EXPECT_NE(ko.find("마이크로커널, 캐시 크기로 정한 KC "), std::string::npos) << ko;
+  EXPECT_EQ(ko.find("micro-kernel"), std::string::npos) << ko;
+}

@@ -7,14 +7,16 @@
 #include <optional>
 #include <string>
 
+#include "lesson/i18n.hpp"
 #include "warpscope/kernels/resources.hpp"
 
 namespace ws::app {
 
-std::string resource_sentence(const kernels::KernelResourceUsage& usage);
+// In `lang`; the calculator's own reason when no block fits (sim/, English) is quoted as it is.
+std::string resource_sentence(const kernels::KernelResourceUsage& usage, lesson::Language lang);
 
 // The sentence for a kernel at a shape, or nullopt where there are no figures (CPU, GL, cuBLAS,
 // a build without CUDA).
-std::optional<std::string> resource_line(const std::string& kernel, const kernels::Shape& shape);
+std::optional<std::string> resource_line(const std::string& kernel, const kernels::Shape& shape, lesson::Language lang);
 
 }  // namespace ws::app

@@ -429,7 +429,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   // What the real CUDA kernel asks of an SM, through the occupancy calculator (this GPU's figures,
   // or the build's for sm_90, as the line says).
   if (!c.gpu_kernel.empty() && !compact)
-    if (const auto line = resource_line(c.gpu_kernel, c.shape)) {
+    if (const auto line = resource_line(c.gpu_kernel, c.shape, ui_language())) {
       wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), c.gpu_kernel + ": " + *line);
     }
 

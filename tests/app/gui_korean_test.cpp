@@ -59,8 +59,9 @@ TEST_F(GuiKorean, FreeWindowDrawsNoEnglishText) {
   const std::string home = out_dir + "/korean_home";
   fs::remove_all(home);
   // A lane and then a core in the inspector: each selection draws its own lines. Then the
-  // roofline in the simulation's place: its roofs, notes and legend (it once drew three in English).
-  for (const char* select : {"lane:0:0:0", "core:0", "core:0 --roofline"}) {
+  // roofline in the simulation's place: its roofs, notes and legend (it once drew three in English),
+  // with a CUDA kernel picked, whose resource line a CUDA build draws even without a GPU.
+  for (const char* select : {"lane:0:0:0", "core:0", "core:0 --roofline --gpu-kernel cuda-regblock"}) {
     SCOPED_TRACE(select);
     const auto r = ws::test_support::run_window(
         "korean_ui", std::string("--frames 8 --no-run --lang ko --print-state --select ") + select, {.home = home});

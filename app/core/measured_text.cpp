@@ -100,6 +100,19 @@ const std::vector<NoteForm>& note_forms() {
          "detail.scalar_loads_bf16"},
         {R"(vector loads \(float4\))", "detail.vector_loads_float4"},
         {R"(vector loads \(8 bf16 per 16-byte load\))", "detail.vector_loads_bf16"},
+        // Why CUDA or OpenGL cannot run (kernels/cuda/cuda_status.cpp, cuda_stub.cpp, system_info.cpp).
+        {R"(no CUDA driver: (\w+))", "status.no_cuda_driver"},
+        {R"(no CUDA device: (\w+))", "status.no_cuda_device_error"},
+        {R"(no CUDA device)", "status.no_cuda_device"},
+        {R"(CUDA driver too old for this build: (\w+) \(the driver supports (CUDA [\d.]+), the build needs (CUDA [\d.]+)\))",
+         "status.cuda_driver_too_old_versions"},
+        {R"(CUDA driver too old for this build: (\w+))", "status.cuda_driver_too_old"},
+        {R"(CUDA unavailable: (.+))", "status.cuda_unavailable"},
+        {R"(CUDA device (.+) \(cc (\d+\.\d+)\) is older than the oldest architecture built \((sm_\d+)\))",
+         "status.cuda_device_too_old"},
+        {R"(built without the CUDA toolkit)", "status.no_cuda_toolkit"},
+        {R"(no OpenGL device)", "status.no_gl_device"},
+        {R"((.+) is OpenGL ES; the compute kernels need desktop OpenGL 4.3)", "status.gl_es"},
     };
     std::vector<NoteForm> out;
     for (const auto& [pattern, key] : table) out.push_back({std::regex(pattern), key});
@@ -108,7 +121,10 @@ const std::vector<NoteForm>& note_forms() {
   return forms;
 }
 
-std::string note_words(const std::string& note, lesson::Language lang) {
+}  // namespace
+
+std::string kernels_words(const std::string& note, lesson::Language lang) {
+  if (lang == lesson::Language::en) return note;
   std::smatch m;
   for (const auto& form : note_forms()) {
     if (!std::regex_match(note, m, form.pattern)) continue;
@@ -123,8 +139,6 @@ std::string note_words(const std::string& note, lesson::Language lang) {
   return note;
 }
 
-}  // namespace
-
 std::string detail_words(std::string detail, const kernels::BlasCoreState& s, lesson::Language lang) {
   static const std::string prefix = "OpenBLAS core ";
   std::string out;
@@ -135,7 +149,7 @@ std::string detail_words(std::string detail, const kernels::BlasCoreState& s, le
     if (note.rfind(prefix, 0) == 0)
       out += openblas_core_words(s, lang);
     else
-      out += lang == lesson::Language::en ? note : note_words(note, lang);
+      out += kernels_words(note, lang);
     at = end + 2;
   }
   return out;

@@ -34,6 +34,9 @@ std::string openblas_core_words(const kernels::BlasCoreState& s, lesson::Languag
 // A result's detail with its "OpenBLAS core ..." part (kernels::blas_core_note(), always English)
 // worded again from `s` in `lang`.
 std::string detail_words(std::string detail, const kernels::BlasCoreState& s, lesson::Language lang);
+// One text kernels/ wrote in English (a note of a result's detail, why CUDA or OpenGL cannot run),
+// worded in `lang` where its form is known (detail.*, status.*), else as it is.
+std::string kernels_words(const std::string& text, lesson::Language lang);
 // The kernel picker's one line about a kernel: the registry's English, or its translation
 // ("kernel_desc.<name>" in the UI tables); a kernel without one keeps the English.
 std::string kernel_description(const kernels::KernelInfo& kernel, lesson::Language lang);

@@ -1,4 +1,5 @@
 #include "core/real_run_session.hpp"
+#include "core/measured_text.hpp"
 
 #include "warpscope/kernels/system_info.hpp"
 
@@ -9,9 +10,19 @@ DefaultGpuKernel choose_default_gpu_kernel(const std::optional<std::string>& cud
                                            const std::string& gl_renderer) {
   if (!cuda_unavailable) return {"cublas", ""};
   if (!gl_unavailable && !gl_software) return {"gl-regblock", ""};
-  const std::string gl_why =
-      gl_unavailable ? *gl_unavailable : gl_renderer + " is a software renderer: it computes on this CPU";
-  return {"", "no GPU kernel runs here. CUDA: " + *cuda_unavailable + ". OpenGL: " + gl_why + "."};
+  DefaultGpuKernel d;
+  d.cuda_why = *cuda_unavailable;
+  if (gl_unavailable) d.gl_why = *gl_unavailable;
+  else d.gl_software_renderer = gl_renderer;
+  d.why_none = why_no_gpu_words(d, lesson::Language::en);
+  return d;
+}
+
+std::string why_no_gpu_words(const DefaultGpuKernel& d, lesson::Language lang) {
+  if (d.cuda_why.empty() && d.gl_why.empty() && d.gl_software_renderer.empty()) return "";
+  const std::string gl = d.gl_software_renderer.empty() ? kernels_words(d.gl_why, lang)
+                                                        : lesson::trf("run.gl_software_why", lang, d.gl_software_renderer);
+  return lesson::trf("run.why_no_gpu", lang, kernels_words(d.cuda_why, lang), gl);
 }
 
 DefaultGpuKernel default_gpu_kernel_here() {

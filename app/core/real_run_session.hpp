@@ -27,8 +27,12 @@ struct RealRunControls {
 // on this CPU, so it is never picked as "the GPU" by default.
 struct DefaultGpuKernel {
   std::string kernel;
-  std::string why_none;
+  std::string why_none;  // English, for --print-state; why_no_gpu_words() words it for the screen
+  std::string cuda_why, gl_why;  // the parts, as kernels/ wrote them ("" where that API works)
+  std::string gl_software_renderer;  // the renderer, when OpenGL works but only in software
 };
+// why_none in `lang`: "no GPU kernel runs here. CUDA: ... OpenGL: ...", each part worded by kernels_words.
+std::string why_no_gpu_words(const DefaultGpuKernel& d, lesson::Language lang);
 DefaultGpuKernel choose_default_gpu_kernel(const std::optional<std::string>& cuda_unavailable,
                                            const std::optional<std::string>& gl_unavailable, bool gl_software,
                                            const std::string& gl_renderer);

@@ -343,7 +343,7 @@ void draw_hardware_lines() {
   if (gpu)
     ImGui::TextWrapped("%s", TF("run.gpu_line", gpu->name, gpu->cc_major, gpu->cc_minor, gpu->sm_count).c_str());
   else
-    wrapped_text(colour_error(), "CUDA: " + kernels::gpu_status());
+    wrapped_text(colour_error(), "CUDA: " + kernels_words(kernels::gpu_status(), ui_language()));
   if (!gpu) {
     const auto gl = kernels::gl_info();
     if (gl && !gl->software)
@@ -351,7 +351,7 @@ void draw_hardware_lines() {
     else if (gl)
       wrapped_text(colour_error(), TF("run.gl_software", gl->renderer));
     else
-      wrapped_text(colour_error(), "OpenGL: " + kernels::gl_status());
+      wrapped_text(colour_error(), "OpenGL: " + kernels_words(kernels::gl_status(), ui_language()));
   }
 }
 
@@ -407,7 +407,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     draw_result_row("GPU", session.gpu_result(), c.gpu_kernel, status);
     // The CUDA and OpenGL lines above already say why; the row's tooltip says it in one sentence.
     if (c.gpu_kernel.empty() && !view.gpu_default.why_none.empty() && ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s", view.gpu_default.why_none.c_str());
+      ImGui::SetTooltip("%s", why_no_gpu_words(view.gpu_default, ui_language()).c_str());
     ImGui::EndTable();
   }
   for (const auto* r : {&session.cpu_result(), &session.gpu_result()}) {

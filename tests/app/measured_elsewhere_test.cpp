@@ -187,6 +187,19 @@ TEST(DefaultGpuKernel, CublasThenHardwareGlThenNoneWithTheReason) {
                                                       std::string("no EGL display"), false, "");
   EXPECT_EQ(nothing.kernel, "");
   EXPECT_NE(nothing.why_none.find("no EGL display"), std::string::npos);
+
+  // The tooltip in Korean: the parts kernels/ wrote are worded where their form is known.
+  const auto here = app::choose_default_gpu_kernel(std::string("no CUDA driver: cudaErrorInsufficientDriver"),
+                                                   std::nullopt, true, "llvmpipe (LLVM 15.0.6, 256 bits)");
+  EXPECT_EQ(app::why_no_gpu_words(here, lesson::Language::ko),
+            "여기서는 GPU 커널이 돌지 않습니다. CUDA: CUDA 드라이버 없음: cudaErrorInsufficientDriver. "
+            "OpenGL: llvmpipe (LLVM 15.0.6, 256 bits): 소프트웨어 렌더러, 이 CPU에서 계산.");
+  EXPECT_EQ(app::why_no_gpu_words(here, lesson::Language::en), here.why_none);
+  EXPECT_EQ(app::why_no_gpu_words(nothing, lesson::Language::ko),
+            "여기서는 GPU 커널이 돌지 않습니다. CUDA: CUDA 툴킷 없이 빌드됨. OpenGL: no EGL display.");
+  EXPECT_EQ(app::why_no_gpu_words(app::choose_default_gpu_kernel(std::nullopt, std::nullopt, false, "H200"),
+                                  lesson::Language::ko),
+            "");
 }
 
 TEST(DefaultGpuKernel, LessonCudaKernelsGetTheirGlTwinOnlyWhereCudaCannotRunAndGlRunsOnAGpu) {

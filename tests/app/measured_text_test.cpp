@@ -1,4 +1,5 @@
 #include "core/measured_text.hpp"
+#include "warpscope/kernels/system_info.hpp"
 
 #include <gtest/gtest.h>
 
@@ -128,6 +129,31 @@ TEST(MeasuredText, EveryDetailNoteIsWordedInKorean) {
     EXPECT_EQ(app::detail_words(en, zen, Language::ko), ko);
     EXPECT_EQ(app::detail_words(en, zen, Language::en), en);
   }
+  // Why CUDA or OpenGL cannot run, as kernels/ says it.
+  const std::pair<const char*, const char*> statuses[] = {
+      {"no CUDA driver: cudaErrorInsufficientDriver", "CUDA 드라이버 없음: cudaErrorInsufficientDriver"},
+      {"no CUDA device: cudaErrorNoDevice", "CUDA 장치 없음: cudaErrorNoDevice"},
+      {"no CUDA device", "CUDA 장치 없음"},
+      {"CUDA driver too old for this build: cudaErrorInsufficientDriver (the driver supports CUDA 12.4, the build "
+       "needs CUDA 13.0)",
+       "이 빌드에는 CUDA 드라이버가 너무 오래됨: cudaErrorInsufficientDriver (드라이버는 CUDA 12.4까지, 빌드는 CUDA 13.0 필요)"},
+      {"CUDA driver too old for this build: cudaErrorInsufficientDriver",
+       "이 빌드에는 CUDA 드라이버가 너무 오래됨: cudaErrorInsufficientDriver"},
+      {"CUDA unavailable: cudaErrorOperatingSystem", "CUDA를 쓸 수 없음: cudaErrorOperatingSystem"},
+      {"CUDA device Tesla K80 (cc 3.7) is older than the oldest architecture built (sm_75)",
+       "CUDA 장치 Tesla K80 (cc 3.7): 빌드된 가장 오래된 아키텍처(sm_75)보다 오래됨"},
+      {"built without the CUDA toolkit", "CUDA 툴킷 없이 빌드됨"},
+      {"no OpenGL device", "OpenGL 장치 없음"},
+      {"OpenGL ES 3.2 Mesa 22.3.6 is OpenGL ES; the compute kernels need desktop OpenGL 4.3",
+       "OpenGL ES 3.2 Mesa 22.3.6: OpenGL ES라서 안 됨, 컴퓨트 커널에는 데스크톱 OpenGL 4.3이 필요"},
+  };
+  for (const auto& [en, ko] : statuses) {
+    EXPECT_EQ(app::kernels_words(en, Language::ko), ko);
+    EXPECT_EQ(app::kernels_words(en, Language::en), en);
+  }
+  // This machine's own status, whatever it is, never comes back empty.
+  EXPECT_FALSE(app::kernels_words(kernels::gpu_status(), Language::ko).empty());
+
   // Several notes in one line, each worded on its own; the OpenBLAS core among them.
   EXPECT_EQ(app::detail_words("NVIDIA H200; vector loads (float4); OpenBLAS core Zen", zen, Language::ko),
             "NVIDIA H200; 벡터 로드 (float4); OpenBLAS 코어: Zen");

@@ -113,6 +113,14 @@ const std::vector<NoteForm>& note_forms() {
         {R"(built without the CUDA toolkit)", "status.no_cuda_toolkit"},
         {R"(no OpenGL device)", "status.no_gl_device"},
         {R"((.+) is OpenGL ES; the compute kernels need desktop OpenGL 4.3)", "status.gl_es"},
+        // Why a kernel is not offered or a run was skipped (kernels/registry.cpp, memory.cpp, job.cpp).
+        {R"(built without OpenBLAS)", "status.no_openblas"},
+        {R"(needs 2 CUDA GPUs; this machine has (\d+))", "status.needs_two_gpus"},
+        {R"(needs 2 CUDA GPUs; this machine has (\d+) \(built without the CUDA toolkit\))", "status.needs_two_gpus_no_toolkit"},
+        {R"((\S+) needs tensor cores with (BF16|TF32) \(cc 8.0 or newer\); (.+) is cc (\d+\.\d+))", "status.needs_tensor_cores"},
+        {R"(needs ([\d.]+ [MG]iB) of host memory, ([\d.]+ [MG]iB) available)", "status.needs_host_memory"},
+        {R"(needs ([\d.]+ [MG]iB) of GPU memory, ([\d.]+ [MG]iB) available)", "status.needs_gpu_memory"},
+        {R"(could not allocate ([\d.]+ [MG]iB) of host memory)", "status.could_not_allocate"},
     };
     std::vector<NoteForm> out;
     for (const auto& [pattern, key] : table) out.push_back({std::regex(pattern), key});

@@ -103,8 +103,10 @@ Roof gpu_roof(const sim::GpuPreset& gpu, lesson::Language lang) {
   if (const sim::TensorFormat* f = gpu.tensor_headline()) {
     const double t = gpu.tensor_peak_gflops(*f);
     if (t > fp32)
-      roof.compute.push_back(
-          {lesson::trf("roofline.tensor_roof", lang, roof.name, gpu.tensor_headline_format(), format_gflops(t)), t, true});
+      // One word translated: a template " tensor " would read like the kernel named tensor in Korean lines.
+      roof.compute.push_back({roof.name + " " + gpu.tensor_headline_format() + " " +
+                                  lesson::tr("roofline.tensor_word", lang) + " " + format_gflops(t),
+                              t, true});
   }
   return roof;
 }

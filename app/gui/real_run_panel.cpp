@@ -86,8 +86,9 @@ bool kernel_combo(const char* label, kernels::Device device, std::string& select
         changed = selected != k.name;
         selected = k.name;
       }
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s%s", kernel_description(k, ui_language()).c_str(), reason ? "\n" : "",
-                                                    reason ? reason->c_str() : "");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s%s%s", kernel_description(k, ui_language()).c_str(), reason ? "\n" : "",
+                          reason ? kernels_words(*reason, ui_language()).c_str() : "");
       if (is_selected) ImGui::SetItemDefaultFocus();
     }
     ImGui::EndCombo();
@@ -133,7 +134,7 @@ void draw_result_row(const char* side, const std::optional<kernels::JobResult>& 
   if (result->skipped) {
     ImGui::TableNextColumn();
     ImGui::TextDisabled("%s", T("label.skipped"));
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", result->skipped->c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kernels_words(*result->skipped, ui_language()).c_str());
     for (int i = 0; i < 3; ++i) ImGui::TableNextColumn();
     return;
   }
@@ -412,7 +413,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   }
   for (const auto* r : {&session.cpu_result(), &session.gpu_result()}) {
     if (!*r) continue;
-    if ((*r)->skipped) wrapped_text(colour_error(), TF("run.kernel_skipped", (*r)->kernel, *(*r)->skipped));
+    if ((*r)->skipped) wrapped_text(colour_error(), TF("run.kernel_skipped", (*r)->kernel, kernels_words(*(*r)->skipped, ui_language())));
     else if ((*r)->failed) wrapped_text(colour_error(), TF("run.kernel_failed", (*r)->kernel, *(*r)->failed));
     else if (!(*r)->verified)
       wrapped_text(colour_error(), TF("run.kernel_wrong", (*r)->kernel, fmt::format("{:.2e}", (*r)->max_rel_error),

@@ -146,6 +146,15 @@ TEST(MeasuredText, EveryDetailNoteIsWordedInKorean) {
       {"no OpenGL device", "OpenGL 장치 없음"},
       {"OpenGL ES 3.2 Mesa 22.3.6 is OpenGL ES; the compute kernels need desktop OpenGL 4.3",
        "OpenGL ES 3.2 Mesa 22.3.6: OpenGL ES라서 안 됨, 컴퓨트 커널에는 데스크톱 OpenGL 4.3이 필요"},
+      {"built without OpenBLAS", "OpenBLAS 없이 빌드됨"},
+      {"needs 2 CUDA GPUs; this machine has 1", "CUDA GPU 2개 필요, 이 컴퓨터에는 1개"},
+      {"needs 2 CUDA GPUs; this machine has 0 (built without the CUDA toolkit)",
+       "CUDA GPU 2개 필요, 이 컴퓨터에는 0개 (CUDA 툴킷 없이 빌드됨)"},
+      {"cuda-tensor needs tensor cores with BF16 (cc 8.0 or newer); Tesla V100 is cc 7.0",
+       "cuda-tensor에는 BF16 텐서 코어가 필요 (cc 8.0 이상), Tesla V100: cc 7.0"},
+      {"needs 3.0 GiB of host memory, 1.2 GiB available", "호스트 메모리 3.0 GiB 필요, 사용 가능 1.2 GiB"},
+      {"needs 48.0 MiB of GPU memory, 12.5 MiB available", "GPU 메모리 48.0 MiB 필요, 사용 가능 12.5 MiB"},
+      {"could not allocate 3.0 GiB of host memory", "호스트 메모리 3.0 GiB 할당 실패"},
   };
   for (const auto& [en, ko] : statuses) {
     EXPECT_EQ(app::kernels_words(en, Language::ko), ko);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/cluster_setup.hpp"
+#include "core/measured_text.hpp"
 #include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
 #include "warpscope/sim/presets.hpp"
@@ -363,7 +364,9 @@ void ClusterView::draw_real_split(lesson::Language lang) {
   const auto ran = [](const kernels::JobResult& r) { return !r.skipped && !r.failed && !r.cancelled && r.verified; };
   if (!ran(m) || !ran(o)) {
     const auto& bad = ran(m) ? o : m;
-    const std::string why = bad.skipped ? *bad.skipped : bad.failed ? *bad.failed : std::string("not verified");
+    const std::string why = bad.skipped  ? kernels_words(*bad.skipped, lang)
+                            : bad.failed ? kernels_words(*bad.failed, lang)
+                                         : std::string(tr("label.not_verified", lang));
     ImGui::TextColored(colour_error(), "%s", trf("cluster.real_failed", lang, bad.kernel + ": " + why).c_str());
     return;
   }

@@ -308,6 +308,7 @@ constexpr Entry kTable[] = {
     {"label.gpu_faster", "GPU is {}\xC3\x97 faster than {} CPU threads at {}",
      "{2}에서 GPU가 CPU 스레드 {1}개보다 {0}배 빠릅니다"},
     {"label.verified", "verified", "검증됨"},
+    {"label.not_verified", "not verified", "검증 안 됨"},
     {"label.failed_verification", "FAILED verification", "검증 실패"},
     {"label.skipped", "skipped", "건너뜀"},
     {"label.no_gpu", "no GPU", "GPU 없음"},

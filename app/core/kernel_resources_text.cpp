@@ -44,7 +44,8 @@ std::string resource_sentence(const kernels::KernelResourceUsage& u, lesson::Lan
     for (std::size_t i = 0; i < occ.limiters.size(); ++i)
       limited += (i == 0 ? "" : i + 1 == occ.limiters.size() ? tr("resources.and", lang) : ", ") +
                  limiter_text(occ.limiters[i], lang);
-    return trf("resources.occupancy", lang, head, occ.active_blocks_per_sm, fmt::format("{:.0f}", std::round(occ.occupancy * 100.0)),
+    const std::string percent = fmt::format("{:.0f}", std::round(occ.occupancy * 100.0));
+    return trf("resources.occupancy", lang, head, occ.active_blocks_per_sm, percent,
                limited.empty() ? std::string() : trf("resources.limited_by", lang, limited), source);
   } catch (const std::invalid_argument&) {
     // A compute capability the calculator does not know: the figures alone, never a guessed limit.

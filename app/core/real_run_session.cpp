@@ -8,18 +8,17 @@ namespace ws::app {
 DefaultGpuKernel choose_default_gpu_kernel(const std::optional<std::string>& cuda_unavailable,
                                            const std::optional<std::string>& gl_unavailable, bool gl_software,
                                            const std::string& gl_renderer) {
-  if (!cuda_unavailable) return {"cublas", ""};
-  if (!gl_unavailable && !gl_software) return {"gl-regblock", ""};
+  if (!cuda_unavailable) return {"cublas"};
+  if (!gl_unavailable && !gl_software) return {"gl-regblock"};
   DefaultGpuKernel d;
   d.cuda_why = *cuda_unavailable;
   if (gl_unavailable) d.gl_why = *gl_unavailable;
   else d.gl_software_renderer = gl_renderer;
-  d.why_none = why_no_gpu_words(d, lesson::Language::en);
   return d;
 }
 
 std::string why_no_gpu_words(const DefaultGpuKernel& d, lesson::Language lang) {
-  if (d.cuda_why.empty() && d.gl_why.empty() && d.gl_software_renderer.empty()) return "";
+  if (!d.kernel.empty()) return "";
   const std::string gl = d.gl_software_renderer.empty() ? kernels_words(d.gl_why, lang)
                                                         : lesson::trf("run.gl_software_why", lang, d.gl_software_renderer);
   return lesson::trf("run.why_no_gpu", lang, kernels_words(d.cuda_why, lang), gl);
@@ -31,7 +30,7 @@ DefaultGpuKernel default_gpu_kernel_here() {
                                    gl && gl->software, gl ? gl->renderer : std::string());
 }
 
-bool hardware_gpu_here() { return default_gpu_kernel_here().why_none.empty(); }
+bool hardware_gpu_here() { return !default_gpu_kernel_here().kernel.empty(); }
 
 std::string stand_in_gpu_kernel(const std::string& wanted, bool wanted_runs_here, const DefaultGpuKernel& here) {
   if (wanted_runs_here || here.kernel.rfind("gl-", 0) != 0) return wanted;

@@ -26,12 +26,13 @@ struct RealRunControls {
 // hardware GL device, else none (an empty name) and the reason. A software GL renderer computes
 // on this CPU, so it is never picked as "the GPU" by default.
 struct DefaultGpuKernel {
-  std::string kernel;
-  std::string why_none;  // English, for --print-state; why_no_gpu_words() words it for the screen
-  std::string cuda_why, gl_why;  // the parts, as kernels/ wrote them ("" where that API works)
+  std::string kernel;  // "" when no GPU kernel runs here
+  // Why not, when `kernel` is "": the parts as kernels/ wrote them ("" where that API works).
+  std::string cuda_why, gl_why;
   std::string gl_software_renderer;  // the renderer, when OpenGL works but only in software
 };
-// why_none in `lang`: "no GPU kernel runs here. CUDA: ... OpenGL: ...", each part worded by kernels_words.
+// Why no GPU kernel runs here, in `lang` (English for --print-state): "no GPU kernel runs here.
+// CUDA: ... OpenGL: ...", each part worded by kernels_words; "" when one does.
 std::string why_no_gpu_words(const DefaultGpuKernel& d, lesson::Language lang);
 DefaultGpuKernel choose_default_gpu_kernel(const std::optional<std::string>& cuda_unavailable,
                                            const std::optional<std::string>& gl_unavailable, bool gl_software,

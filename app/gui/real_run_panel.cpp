@@ -24,7 +24,7 @@ namespace ws::app {
 RealRunView::RealRunView() {
   session.controls().threads = std::max(1, kernels::cpu_info().cores);
   gpu_default = default_gpu_kernel_here();
-  hardware_gpu = gpu_default.why_none.empty();
+  hardware_gpu = !gpu_default.kernel.empty();
   session.controls().gpu_kernel = gpu_default.kernel;
   session.on_result = [this](const kernels::JobResult& r) {
     if (!r.skipped) history.add(r.kernel, r.gflops);
@@ -407,13 +407,14 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     draw_result_row("CPU", session.cpu_result(), c.cpu_kernel, status);
     draw_result_row("GPU", session.gpu_result(), c.gpu_kernel, status);
     // The CUDA and OpenGL lines above already say why; the row's tooltip says it in one sentence.
-    if (c.gpu_kernel.empty() && !view.gpu_default.why_none.empty() && ImGui::IsItemHovered())
+    if (c.gpu_kernel.empty() && view.gpu_default.kernel.empty() && ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", why_no_gpu_words(view.gpu_default, ui_language()).c_str());
     ImGui::EndTable();
   }
   for (const auto* r : {&session.cpu_result(), &session.gpu_result()}) {
     if (!*r) continue;
-    if ((*r)->skipped) wrapped_text(colour_error(), TF("run.kernel_skipped", (*r)->kernel, kernels_words(*(*r)->skipped, ui_language())));
+    if ((*r)->skipped)
+      wrapped_text(colour_error(), TF("run.kernel_skipped", (*r)->kernel, kernels_words(*(*r)->skipped, ui_language())));
     else if ((*r)->failed) wrapped_text(colour_error(), TF("run.kernel_failed", (*r)->kernel, *(*r)->failed));
     else if (!(*r)->verified)
       wrapped_text(colour_error(), TF("run.kernel_wrong", (*r)->kernel, fmt::format("{:.2e}", (*r)->max_rel_error),

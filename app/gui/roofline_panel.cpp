@@ -226,8 +226,8 @@ void RooflinePanel::draw(ImVec2 size, const RealRunView& real, const SimSession&
                                         cfg.shape.n, cfg.shape.k, cfg.block);
     if (s->complete() && summarised_key_ != key) {
       const sim::Summary sum = s->summary();
-      simulated_ = simulated_point(TF("roofline.where_simulated", s->gpu().name), sim::to_string(cfg.kernel), cfg.shape.m, cfg.shape.n, cfg.shape.k,
-                                   static_cast<double>(sum.dram_bytes), sum.time_ms);
+      simulated_ = simulated_point(TF("roofline.where_simulated", s->gpu().name), sim::to_string(cfg.kernel), cfg.shape.m,
+                                   cfg.shape.n, cfg.shape.k, static_cast<double>(sum.dram_bytes), sum.time_ms);
       summarised_key_ = key;
     }
     const std::string what =

@@ -820,7 +820,7 @@ int run_gui(const GuiOptions& options) {
     state["pending_run"] = pending_run_at_close;
     const auto gl = kernels::gl_info();
     state["gl_context"] = gl ? gl->context : kernels::gl_status();
-    state["gpu_kernel_why_none"] = real_run.gpu_default.why_none;
+    state["gpu_kernel_why_none"] = why_no_gpu_words(real_run.gpu_default, lesson::Language::en);
     nlohmann::json elsewhere = nlohmann::json::array();
     for (const auto& run : real_run.elsewhere)
       for (const auto& r : run.results)

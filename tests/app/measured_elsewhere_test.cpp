@@ -181,12 +181,13 @@ TEST(DefaultGpuKernel, CublasThenHardwareGlThenNoneWithTheReason) {
             "gl-regblock");
   const auto software = app::choose_default_gpu_kernel(std::string("no CUDA driver"), std::nullopt, true, "llvmpipe");
   EXPECT_EQ(software.kernel, "");
-  EXPECT_NE(software.why_none.find("no CUDA driver"), std::string::npos);
-  EXPECT_NE(software.why_none.find("llvmpipe is a software renderer"), std::string::npos);
+  const std::string software_why = app::why_no_gpu_words(software, lesson::Language::en);
+  EXPECT_NE(software_why.find("no CUDA driver"), std::string::npos);
+  EXPECT_NE(software_why.find("llvmpipe is a software renderer"), std::string::npos);
   const auto nothing = app::choose_default_gpu_kernel(std::string("built without the CUDA toolkit"),
                                                       std::string("no EGL display"), false, "");
   EXPECT_EQ(nothing.kernel, "");
-  EXPECT_NE(nothing.why_none.find("no EGL display"), std::string::npos);
+  EXPECT_NE(app::why_no_gpu_words(nothing, lesson::Language::en).find("no EGL display"), std::string::npos);
 
   // The tooltip in Korean: the parts kernels/ wrote are worded where their form is known.
   const auto here = app::choose_default_gpu_kernel(std::string("no CUDA driver: cudaErrorInsufficientDriver"),
@@ -194,7 +195,9 @@ TEST(DefaultGpuKernel, CublasThenHardwareGlThenNoneWithTheReason) {
   EXPECT_EQ(app::why_no_gpu_words(here, lesson::Language::ko),
             "여기서는 GPU 커널이 돌지 않습니다. CUDA: CUDA 드라이버 없음: cudaErrorInsufficientDriver. "
             "OpenGL: llvmpipe (LLVM 15.0.6, 256 bits): 소프트웨어 렌더러, 이 CPU에서 계산.");
-  EXPECT_EQ(app::why_no_gpu_words(here, lesson::Language::en), here.why_none);
+  EXPECT_EQ(app::why_no_gpu_words(here, lesson::Language::en),
+            "no GPU kernel runs here. CUDA: no CUDA driver: cudaErrorInsufficientDriver. OpenGL: llvmpipe (LLVM "
+            "15.0.6, 256 bits) is a software renderer: it computes on this CPU.");
   EXPECT_EQ(app::why_no_gpu_words(nothing, lesson::Language::ko),
             "여기서는 GPU 커널이 돌지 않습니다. CUDA: CUDA 툴킷 없이 빌드됨. OpenGL: no EGL display.");
   EXPECT_EQ(app::why_no_gpu_words(app::choose_default_gpu_kernel(std::nullopt, std::nullopt, false, "H200"),

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/sim_refusal_text.hpp"
 #include "warpscope/sim/occupancy.hpp"
 
 namespace ws::app {
@@ -39,7 +40,8 @@ std::string resource_sentence(const kernels::KernelResourceUsage& u, lesson::Lan
     const sim::CcLimits limits = sim::cc_limits(u.cc_major, u.cc_minor);
     const sim::OccupancyResult occ =
         sim::compute_occupancy(limits, sim::OccupancyInput{u.block_threads, u.registers, u.shared_bytes});
-    if (occ.active_blocks_per_sm == 0) return fmt::format("{}: {} ({})", head, occ.reason, source);
+    if (occ.active_blocks_per_sm == 0)
+      return fmt::format("{}: {} ({})", head, occupancy_reason_words(occ.reason, lang), source);
     std::string limited;
     for (std::size_t i = 0; i < occ.limiters.size(); ++i)
       limited += (i == 0 ? "" : i + 1 == occ.limiters.size() ? tr("resources.and", lang) : ", ") +

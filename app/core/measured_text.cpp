@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
 #include <vector>
 
-#include <fmt/args.h>
 #include <fmt/format.h>
+
+#include "core/english_forms.hpp"
 
 namespace ws::app {
 
@@ -74,58 +74,48 @@ namespace {
 // in English since kernels/ knows no UI language: each form as a pattern, its words in the UI
 // tables under `key` with the pattern's groups as {0}, {1}, ... A note of no known form is kept
 // as it is.
-struct NoteForm {
-  std::regex pattern;
-  const char* key;
-};
-
-const std::vector<NoteForm>& note_forms() {
-  static const std::vector<NoteForm> forms = [] {
-    const std::pair<const char*, const char*> table[] = {
-        {R"(no warm-up run \(one run estimated at (\d+) s\))", "detail.no_warmup"},
-        {R"((.+) micro-kernel, KC (\d+) MC (\d+) NC (\d+) from the cache sizes)", "detail.microkernel"},
-        {R"((.+), a software renderer: runs on this CPU)", "detail.software_renderer"},
-        {R"(timed by GL timer queries)", "detail.timed_gl_timer"},
-        {R"(timed by glFinish \+ steady clock \(GL timer not meaningful on this renderer\))", "detail.timed_glfinish"},
-        {R"((\d+) NaN/Inf values in C)", "detail.non_finite"},
-        {R"((\S+) inputs: max relative error (\S+) against the fp32 inputs' product)", "detail.format_error"},
-        {R"((.+) \(loaded at run time\))", "detail.loaded_at_run_time"},
-        {R"(copies from pinned host memory \(cudaHostRegister\))", "detail.pinned"},
-        {R"(copies from pageable host memory \(cudaHostRegister refused\))", "detail.pageable"},
-        {R"((\d+) launches of (\d+) rows each, so that a cancel waits for at most two)", "detail.bands"},
-        {R"(column split over (\d+) GPUs, no peer copies)", "detail.column_split"},
-        {R"(GPU (\d+)(.*): columns (\d+)\.\.(\d+), last multiply (\S+) ms \(CUDA events\))", "detail.gpu_shard"},
-        {R"(scalar loads: ([kn]) = (\d+) is not a multiple of (\d+) \(float4\))", "detail.scalar_loads_float4"},
-        {R"(scalar loads: ([kn]) = (\d+) is not a multiple of (\d+) \(8 bf16 per 16-byte load\))",
-         "detail.scalar_loads_bf16"},
-        {R"(vector loads \(float4\))", "detail.vector_loads_float4"},
-        {R"(vector loads \(8 bf16 per 16-byte load\))", "detail.vector_loads_bf16"},
-        // Why CUDA or OpenGL cannot run (kernels/cuda/cuda_status.cpp, cuda_stub.cpp, system_info.cpp).
-        {R"(no CUDA driver: (\w+))", "status.no_cuda_driver"},
-        {R"(no CUDA device: (\w+))", "status.no_cuda_device_error"},
-        {R"(no CUDA device)", "status.no_cuda_device"},
-        {R"(CUDA driver too old for this build: (\w+) \(the driver supports (CUDA [\d.]+), the build needs (CUDA [\d.]+)\))",
-         "status.cuda_driver_too_old_versions"},
-        {R"(CUDA driver too old for this build: (\w+))", "status.cuda_driver_too_old"},
-        {R"(CUDA unavailable: (.+))", "status.cuda_unavailable"},
-        {R"(CUDA device (.+) \(cc (\d+\.\d+)\) is older than the oldest architecture built \((sm_\d+)\))",
-         "status.cuda_device_too_old"},
-        {R"(built without the CUDA toolkit)", "status.no_cuda_toolkit"},
-        {R"(no OpenGL device)", "status.no_gl_device"},
-        {R"((.+) is OpenGL ES; the compute kernels need desktop OpenGL 4.3)", "status.gl_es"},
-        // Why a kernel is not offered or a run was skipped (kernels/registry.cpp, memory.cpp, job.cpp).
-        {R"(built without OpenBLAS)", "status.no_openblas"},
-        {R"(needs 2 CUDA GPUs; this machine has (\d+))", "status.needs_two_gpus"},
-        {R"(needs 2 CUDA GPUs; this machine has (\d+) \(built without the CUDA toolkit\))", "status.needs_two_gpus_no_toolkit"},
-        {R"((\S+) needs tensor cores with (BF16|TF32) \(cc 8.0 or newer\); (.+) is cc (\d+\.\d+))", "status.needs_tensor_cores"},
-        {R"(needs ([\d.]+ [MG]iB) of host memory, ([\d.]+ [MG]iB) available)", "status.needs_host_memory"},
-        {R"(needs ([\d.]+ [MG]iB) of GPU memory, ([\d.]+ [MG]iB) available)", "status.needs_gpu_memory"},
-        {R"(could not allocate ([\d.]+ [MG]iB) of host memory)", "status.could_not_allocate"},
-    };
-    std::vector<NoteForm> out;
-    for (const auto& [pattern, key] : table) out.push_back({std::regex(pattern), key});
-    return out;
-  }();
+const std::vector<EnglishForm>& note_forms() {
+  static const std::vector<EnglishForm> forms = english_forms({
+      {R"(no warm-up run \(one run estimated at (\d+) s\))", "detail.no_warmup"},
+      {R"((.+) micro-kernel, KC (\d+) MC (\d+) NC (\d+) from the cache sizes)", "detail.microkernel"},
+      {R"((.+), a software renderer: runs on this CPU)", "detail.software_renderer"},
+      {R"(timed by GL timer queries)", "detail.timed_gl_timer"},
+      {R"(timed by glFinish \+ steady clock \(GL timer not meaningful on this renderer\))", "detail.timed_glfinish"},
+      {R"((\d+) NaN/Inf values in C)", "detail.non_finite"},
+      {R"((\S+) inputs: max relative error (\S+) against the fp32 inputs' product)", "detail.format_error"},
+      {R"((.+) \(loaded at run time\))", "detail.loaded_at_run_time"},
+      {R"(copies from pinned host memory \(cudaHostRegister\))", "detail.pinned"},
+      {R"(copies from pageable host memory \(cudaHostRegister refused\))", "detail.pageable"},
+      {R"((\d+) launches of (\d+) rows each, so that a cancel waits for at most two)", "detail.bands"},
+      {R"(column split over (\d+) GPUs, no peer copies)", "detail.column_split"},
+      {R"(GPU (\d+)(.*): columns (\d+)\.\.(\d+), last multiply (\S+) ms \(CUDA events\))", "detail.gpu_shard"},
+      {R"(scalar loads: ([kn]) = (\d+) is not a multiple of (\d+) \(float4\))", "detail.scalar_loads_float4"},
+      {R"(scalar loads: ([kn]) = (\d+) is not a multiple of (\d+) \(8 bf16 per 16-byte load\))",
+       "detail.scalar_loads_bf16"},
+      {R"(vector loads \(float4\))", "detail.vector_loads_float4"},
+      {R"(vector loads \(8 bf16 per 16-byte load\))", "detail.vector_loads_bf16"},
+      // Why CUDA or OpenGL cannot run (kernels/cuda/cuda_status.cpp, cuda_stub.cpp, system_info.cpp).
+      {R"(no CUDA driver: (\w+))", "status.no_cuda_driver"},
+      {R"(no CUDA device: (\w+))", "status.no_cuda_device_error"},
+      {R"(no CUDA device)", "status.no_cuda_device"},
+      {R"(CUDA driver too old for this build: (\w+) \(the driver supports (CUDA [\d.]+), the build needs (CUDA [\d.]+)\))",
+       "status.cuda_driver_too_old_versions"},
+      {R"(CUDA driver too old for this build: (\w+))", "status.cuda_driver_too_old"},
+      {R"(CUDA unavailable: (.+))", "status.cuda_unavailable"},
+      {R"(CUDA device (.+) \(cc (\d+\.\d+)\) is older than the oldest architecture built \((sm_\d+)\))",
+       "status.cuda_device_too_old"},
+      {R"(built without the CUDA toolkit)", "status.no_cuda_toolkit"},
+      {R"(no OpenGL device)", "status.no_gl_device"},
+      {R"((.+) is OpenGL ES; the compute kernels need desktop OpenGL 4.3)", "status.gl_es"},
+      // Why a kernel is not offered or a run was skipped (kernels/registry.cpp, memory.cpp, job.cpp).
+      {R"(built without OpenBLAS)", "status.no_openblas"},
+      {R"(needs 2 CUDA GPUs; this machine has (\d+))", "status.needs_two_gpus"},
+      {R"(needs 2 CUDA GPUs; this machine has (\d+) \(built without the CUDA toolkit\))", "status.needs_two_gpus_no_toolkit"},
+      {R"((\S+) needs tensor cores with (BF16|TF32) \(cc 8.0 or newer\); (.+) is cc (\d+\.\d+))", "status.needs_tensor_cores"},
+      {R"(needs ([\d.]+ [MG]iB) of host memory, ([\d.]+ [MG]iB) available)", "status.needs_host_memory"},
+      {R"(needs ([\d.]+ [MG]iB) of GPU memory, ([\d.]+ [MG]iB) available)", "status.needs_gpu_memory"},
+      {R"(could not allocate ([\d.]+ [MG]iB) of host memory)", "status.could_not_allocate"},
+  });
   return forms;
 }
 
@@ -133,18 +123,7 @@ const std::vector<NoteForm>& note_forms() {
 
 std::string kernels_words(const std::string& note, lesson::Language lang) {
   if (lang == lesson::Language::en) return note;
-  std::smatch m;
-  for (const auto& form : note_forms()) {
-    if (!std::regex_match(note, m, form.pattern)) continue;
-    fmt::dynamic_format_arg_store<fmt::format_context> args;
-    for (std::size_t i = 1; i < m.size(); ++i) args.push_back(m[i].str());
-    try {
-      return fmt::vformat(lesson::tr(form.key, lang), args);
-    } catch (const fmt::format_error&) {
-      return note;
-    }
-  }
-  return note;
+  return reword(note, note_forms(), lang).value_or(note);
 }
 
 std::string detail_words(std::string detail, const kernels::BlasCoreState& s, lesson::Language lang) {

@@ -10,6 +10,7 @@
 
 #include "core/cluster_setup.hpp"
 #include "core/measured_text.hpp"
+#include "core/sim_refusal_text.hpp"
 #include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
 #include "warpscope/sim/presets.hpp"
@@ -127,7 +128,8 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
 
   if (!result_) {
     scaling_line_.clear();
-    ImGui::TextColored(colour_error(), "%s", trf("cluster.error", lang, error_).c_str());
+    // Wrapped: a pipeline's reason runs past the view's width at 2x text.
+    wrapped_text(colour_error(), trf("cluster.error", lang, cluster_refusal_words(error_, lang)));
     return;
   }
   const sim::ClusterResult& r = *result_;

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "core/lane_texels.hpp"
+#include "core/sim_refusal_text.hpp"
 #include "gui/presentation.hpp"
 #include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
@@ -72,9 +73,12 @@ void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
   const sim::Simulation* s = session.simulation();
   size = ImGui::GetContentRegionAvail();
   if (!s) {
-    // Wrapped: beside the CPU column at 2x text the chip's room is narrower than a refusal's reason.
-    wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
-                 session.building() ? T("sim.simulating_launch") : session.error());
+    // Wrapped, never cut. A refusal's reason is what the panel has to say then: in the text's own
+    // colour, not greyed like the passing "simulating" note.
+    if (session.building())
+      wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), T("sim.simulating_launch"));
+    else
+      wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_Text), sim_refusal_words(session.error(), ui_language()));
     ImGui::EndChild();
     return;
   }

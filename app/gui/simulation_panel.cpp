@@ -193,7 +193,9 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   // The timeline's room: its text lines and its buttons' rows measured for this frame (the lines
   // change as the run goes on, the rows with the width), plus the rest (separator, spacing) as it
   // was last drawn; before it ever was, an estimate of the rest that errs tall.
-  const TimelineText timeline = show.timeline ? timeline_text(session) : TimelineText{};
+  TimelineText timeline = show.timeline ? timeline_text(session) : TimelineText{};
+  // Where the chip is drawn its place says why nothing was simulated: the timeline would say it again.
+  if (show.gpu && !timeline.simulated && !session.building()) timeline.status.clear();
   const float timeline_text_h = show.timeline ? timeline_text_height(timeline, ImGui::GetContentRegionAvail().x) : 0;
   const float timeline_controls_h = show.timeline && !clean && timeline.simulated
                                         ? timeline_controls_height(session, ImGui::GetContentRegionAvail().x)
@@ -207,7 +209,9 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   const float room_below = size.y - (ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y) - timeline_h;
   const float min_chip_h = ImGui::GetTextLineHeightWithSpacing() * 5;
   // The legend names the chip's lane colours: with no chip it would only take the cores' room.
-  legend_shown = show.gpu && room_below - legend_height(tensor, ImGui::GetContentRegionAvail().x) >= min_chip_h;
+  // With nothing simulated (being built, or refused) there is no chip for it to name either.
+  const bool simulated = session.simulation() != nullptr;
+  legend_shown = show.gpu && simulated && room_below - legend_height(tensor, ImGui::GetContentRegionAvail().x) >= min_chip_h;
   if (legend_shown) draw_legend(tensor);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -217,7 +221,8 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   // The inspector's lines, and the room it has beside the chip. Where they do not fit (a short
   // panel, large text) its text is drawn smaller rather than scrolled; with nothing selected its
   // only line is a hint to click, which is left out rather than shrunk or cut.
-  bool inspector = show.inspector && !clean;
+  // With nothing simulated there is nothing to inspect, and an empty box would look broken.
+  bool inspector = show.inspector && !clean && simulated;
   const float inspector_room = show.cpu || show.matrix ? main_h * 0.6f : main_h;
   const float side_w_if_shown = !show.gpu ? avail.x : std::clamp(avail.x * 0.36f, 300.0f, 520.0f);
   const int inspector_want =
@@ -242,7 +247,9 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   const bool hint_only = !gpu_view.selection.valid() && selected_core < 0;
   if (inspector && hint_only && (main_h - std::min(inspector_room, inspector_want_h)) * share < cpu_min)
     inspector = false;
-  const bool side = show.cpu || show.matrix || inspector;
+  // The cores and the matrix are drawn from a simulation too: without one the chip's place, which
+  // then says why, takes the whole width.
+  const bool side = simulated && (show.cpu || show.matrix || inspector);
   const float side_w = !show.gpu || side ? side_w_if_shown : 0;
   auto rect_here = [](ImVec2 size) {
     const ImVec2 p = ImGui::GetCursorScreenPos();

@@ -8,6 +8,7 @@
 #include <imgui.h>
 #include <GLFW/glfw3.h>
 
+#include "core/sim_refusal_text.hpp"
 #include "gui/preset_display_name.hpp"
 #include "gui/presentation.hpp"
 #include "gui/text_fit.hpp"
@@ -74,7 +75,7 @@ TimelineText timeline_text(const SimSession& session) {
   TimelineText t;
   const sim::Simulation* sim = session.simulation();
   if (sim == nullptr) {
-    t.status = session.building() ? T("timeline.simulating") : session.error();
+    t.status = session.building() ? T("timeline.simulating") : sim_refusal_words(session.error(), ui_language());
     return t;
   }
   const sim::Simulation& s = *sim;
@@ -100,7 +101,9 @@ bool where_fits_beside(const TimelineText& t, float width) {
 }  // namespace
 
 float timeline_text_height(const TimelineText& t, float width) {
-  if (!t.simulated) return ImGui::GetTextLineHeightWithSpacing();
+  // A refusal's reason is wrapped, never cut (a tensor refusal names five presets).
+  if (!t.simulated)
+    return t.status.empty() ? 0 : ImGui::CalcTextSize(t.status.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
   const float spacing = ImGui::GetStyle().ItemSpacing.y;
   float h = ImGui::CalcTextSize(t.kernel.c_str(), nullptr, false, width).y + spacing;
   if (!where_fits_beside(t, width)) h += ImGui::CalcTextSize(t.where.c_str(), nullptr, false, width).y + spacing;
@@ -147,7 +150,7 @@ float timeline_controls_height(const SimSession& session, float width) {
 void draw_timeline(SimSession& session, const TimelineText& t, bool clean, ScrubBarLayout* scrub) {
   if (scrub != nullptr) *scrub = {};
   if (!t.simulated) {
-    ImGui::TextDisabled("%s", t.status.c_str());
+    if (!t.status.empty()) wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), t.status);
     return;
   }
   if (!clean) draw_timeline_controls(session, scrub);

@@ -91,3 +91,42 @@ TEST_F(GuiKorean, RealRunsDetailLinesAreKorean) {
   const auto english = english_texts(clip);
   EXPECT_TRUE(english.empty()) << "English on the Korean screen:\n" << join(english);
 }
+
+// A launch the simulator refuses: a 32×32 block on the C1060 (512 threads a block at most), the
+// tensor model on the GTX 580; and a split the cluster model refuses. The chip's (or the
+// cluster's) place says why, whole (the timeline once repeated it on one line, cut at the panel's
+// edge), in the UI's language (it was the simulator's English).
+TEST_F(GuiKorean, ARefusedLaunchSaysWhyOnceWholeAndInTheUisLanguage) {
+  const struct {
+    const char* args;
+    const char* en;
+    const char* ko;
+  } cases[] = {
+      {"--preset c1060 --block 32", "the launch cannot run on Tesla C1060: block of 1024 threads exceeds the maximum of 512 per block",
+       "Tesla C1060에서 실행할 수 없음: 블록의 스레드 1024개가 블록당 최대 512개를 넘음"},
+      {"--preset gtx580 --kernel tensor", "has no tensor cores; presets that have them:", "GTX 580에는 텐서 코어가 없음"},
+      {"--cluster --cluster-gpus 7", "data split: the batch (4096) must divide by the 7 GPUs",
+       "데이터 병렬: 배치(4096)가 GPU 7개로 나누어떨어져야 함"},
+  };
+  for (const auto& c : cases) {
+    for (const char* lang : {"en", "ko"}) {
+      SCOPED_TRACE(std::string(c.args) + " " + lang);
+      const auto r = run_window("refused_" + std::string(lang),
+                                // Korean at 2x text: the longest lines a lecturer's screen gets.
+                                std::string("--window 1280x720 --frames 6 --no-run --no-wait --print-state --lang ") + lang +
+                                    (lang == std::string("ko") ? " --ui-scale 2 " : " ") + c.args,
+                                {.home = out_dir + "/refused_home"});
+      ASSERT_EQ(r.exit_code, 0) << r.output;
+      const auto& clip = r.state["clipped_text"];
+      EXPECT_EQ(clip["count"], 0) << clip["texts"].dump();
+      const std::string want = lang == std::string("en") ? c.en : c.ko;
+      int seen = 0;
+      for (const auto& t : clip["drawn"]) seen += t["text"].get<std::string>().find(want) != std::string::npos;
+      EXPECT_EQ(seen, 1) << "the reason \"" << want << "\" was drawn " << seen << " times";
+      if (lang == std::string("ko")) {
+        const auto english = english_texts(clip);
+        EXPECT_TRUE(english.empty()) << "English on the Korean screen:\n" << join(english);
+      }
+    }
+  }
+}

@@ -30,6 +30,9 @@ const std::vector<EnglishForm>& refusal_forms() {
       {R"(about (\S+) warp instructions, ~(\d+) min of simulating on one core, more than the (\d+)-minute limit; try a smaller size)",
        "sim_refusal.too_long"},
       {R"(needs about (\S+) GB of memory \(limit 8 GB\))", "sim_refusal.too_big"},
+      // sim/src/simulation.cpp's resolve_block: the register-blocked and tensor programs are
+      // written for one block side.
+      {R"((\w+) needs a block side of (\d+))", "sim_refusal.block_side"},
       {R"(the tensor model multiplies BF16 on tensor cores, and (.+) has no tensor cores; presets that have them: (.+))",
        "sim_refusal.no_tensor_cores"},
       {R"(the tensor model multiplies BF16 on tensor cores, and (.+) has tensor cores without BF16 \(FP16 only\); presets that have them: (.+))",

@@ -306,6 +306,7 @@ constexpr Entry kTable[] = {
     {"sim_refusal.too_long",
      "about {} warp instructions, ~{} min of simulating on one core, more than the {}-minute limit; try a smaller size",
      "워프 명령 약 {0}개, 코어 하나로 약 {1}분 걸려 한도 {2}분을 넘음. 더 작은 크기로 해 보세요"},
+    {"sim_refusal.block_side", "{} needs a block side of {}", "{0} 모델은 블록 한 변이 {1}이어야 함"},
     {"sim_refusal.too_big", "needs about {} GB of memory (limit 8 GB)", "메모리 약 {0} GB 필요 (한도 8 GB)"},
     {"sim_refusal.no_tensor_cores",
      "the tensor model multiplies BF16 on tensor cores, and {} has no tensor cores; presets that have them: {}",

@@ -93,7 +93,7 @@ TEST_F(GuiKorean, RealRunsDetailLinesAreKorean) {
 }
 
 // A launch the simulator refuses: a 32×32 block on the C1060 (512 threads a block at most), the
-// tensor model on the GTX 580; and a split the cluster model refuses. The chip's (or the
+// tensor model on the GTX 580, regblock at 32×32; and a split the cluster model refuses. The chip's (or the
 // cluster's) place says why, whole (the timeline once repeated it on one line, cut at the panel's
 // edge), in the UI's language (it was the simulator's English).
 TEST_F(GuiKorean, ARefusedLaunchSaysWhyOnceWholeAndInTheUisLanguage) {
@@ -105,6 +105,8 @@ TEST_F(GuiKorean, ARefusedLaunchSaysWhyOnceWholeAndInTheUisLanguage) {
       {"--preset c1060 --block 32", "the launch cannot run on Tesla C1060: block of 1024 threads exceeds the maximum of 512 per block",
        "Tesla C1060에서 실행할 수 없음: 블록의 스레드 1024개가 블록당 최대 512개를 넘음"},
       {"--preset gtx580 --kernel tensor", "has no tensor cores; presets that have them:", "GTX 580에는 텐서 코어가 없음"},
+      {"--preset a100-80gb --kernel regblock --block 32", "regblock needs a block side of 16",
+       "regblock 모델은 블록 한 변이 16이어야 함"},
       {"--cluster --cluster-gpus 7", "data split: the batch (4096) must divide by the 7 GPUs",
        "데이터 병렬: 배치(4096)가 GPU 7개로 나누어떨어져야 함"},
   };

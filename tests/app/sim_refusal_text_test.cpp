@@ -87,6 +87,21 @@ TEST(SimRefusalText, TheTensorModelOnAChipWithoutTensorCoresIsRefusedInKorean) {
             "프리셋: " + presets);
 }
 
+TEST(SimRefusalText, ABlockTheProgramIsNotWrittenForIsRefusedInKorean) {
+  std::string english;
+  try {
+    sim::SimConfig cfg;
+    cfg.kernel = sim::Kernel::regblock;
+    cfg.block = 32;
+    sim::Simulation s(sim::find_gpu("a100-80gb"), sim::find_cpu("this-machine"), cfg);
+  } catch (const std::invalid_argument& e) {
+    english = e.what();
+  }
+  EXPECT_EQ(english, "regblock needs a block side of 16");
+  EXPECT_EQ(sim_refusal_words(english, ko), "regblock 모델은 블록 한 변이 16이어야 함");
+  EXPECT_EQ(sim_refusal_words(english, en), english);
+}
+
 TEST(SimRefusalText, ARunTooLongToSimulateIsRefusedInKorean) {
   const std::string english = refusal("h100", sim::Kernel::tiled, 16, 1024, 0.001);
   ASSERT_EQ(english.rfind("refused: about ", 0), 0u) << english;

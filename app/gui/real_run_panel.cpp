@@ -201,6 +201,27 @@ void draw_controls(RealRunView& view, double now) {
   // Wrapped: at 1.5x text on 1280x720 the line ran out of the panel ("per produ").
   wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled),
                TF("run.memory_need", format_bytes(bytes), fmt::format("{:.3g}", shape.flops() / 1e9)));
+}
+
+// The controls as one line, the button that unfolds them: the size, the kernels, the threads
+// where the CPU kernel uses them.
+void draw_folded_controls(RealRunView& view) {
+  const auto& c = view.session.controls();
+  const auto* cpu_kernel = kernels::find_kernel(c.cpu_kernel);
+  const std::string cpu = c.cpu_kernel.empty() ? T("run.none") : c.cpu_kernel;
+  const std::string gpu = c.gpu_kernel.empty() ? T("run.none") : c.gpu_kernel;
+  const std::string shape = format_shape(c.shape);
+  const std::string text = cpu_kernel && cpu_kernel->uses_threads ? TF("control.real_folded_threads", shape, cpu, c.threads, gpu)
+                                                                  : TF("control.real_folded", shape, cpu, gpu);
+  // Longer kernel names take the button's second line rather than lose the GPU's.
+  std::string folded;
+  for (const auto& line : wrap_whole_words(text, ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().FramePadding.x))
+    folded += (folded.empty() ? "" : "\n") + line;
+  if (folded.empty()) folded = text;  // narrower than any word: an empty label is an ImGui assertion
+  if (ImGui::Button((folded + "##unfold_real_controls").c_str())) view.controls_unfolded = true;
+}
+
+void draw_run_buttons(RealRunSession& session) {
   if (ImGui::Button(T("control.run"))) session.run_now();
   ImGui::SameLine();
   ImGui::BeginDisabled(!session.busy());
@@ -370,11 +391,37 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     view.compact_for_h = panel.y;
   }
   const bool compact = clean && view.compact;
+  // Presentation mode keeps the timers and hides the controls. Outside it, a panel too short for
+  // the controls and the results folds the controls, and where that is not enough either, the
+  // lines on this machine's hardware give way too (the GPU row's tooltip still says why no GPU
+  // runs). Both are judged on the height with everything drawn, so the choice holds once made.
+  const bool crowded = view.results_end_h > room;
+  view.controls_folded = !clean && crowded && !view.controls_unfolded.value_or(false);
+  const bool hardware_hidden =
+      compact || (view.controls_folded && view.results_end_h - view.controls_whole_h + view.controls_folded_h > room);
   wrapped_text(colour_measured(), T("label.measured_here"));
-  if (!compact) draw_hardware_lines();
+  float hardware_drawn_h = 0;
+  if (!hardware_hidden) {
+    const float top = ImGui::GetCursorPosY();
+    draw_hardware_lines();
+    hardware_drawn_h = view.hardware_h = ImGui::GetCursorPosY() - top;
+  }
   ImGui::Separator();
 
-  if (!clean) draw_controls(view, now);  // presentation mode keeps the timers, hides the controls
+  float controls_drawn_h = 0;
+  if (!clean) {
+    const float top = ImGui::GetCursorPosY();
+    if (view.controls_folded) {
+      draw_folded_controls(view);
+    } else {
+      if (crowded && ImGui::ArrowButton("##fold_real_controls", ImGuiDir_Up)) view.controls_unfolded = false;
+      if (crowded) ImGui::SameLine();
+      draw_controls(view, now);
+    }
+    draw_run_buttons(session);
+    controls_drawn_h = ImGui::GetCursorPosY() - top;
+    (view.controls_folded ? view.controls_folded_h : view.controls_whole_h) = controls_drawn_h;
+  }
   draw_pending_run(session);
 
   const auto status = session.status();
@@ -448,8 +495,11 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
       ImGui::SetWindowFontScale(1.0f);
     }
   }
+  view.results_end_h = ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y - controls_drawn_h - hardware_drawn_h +
+                       (clean ? 0 : view.controls_whole_h) + view.hardware_h;
   draw_elsewhere(view, clean);
-  if (!compact) {
+  // The history gives way with the hardware lines: in a panel that short it would only be cut.
+  if (!hardware_hidden) {
     ImGui::Separator();
     ImGui::TextWrapped("%s", T("label.history"));
     constexpr float kHistoryMin = 120, kHistoryMargin = 8;

@@ -3,6 +3,7 @@
 // on another machine are shown apart, in their own colour, labelled with where and when.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,16 @@ struct RealRunView {
   bool compact = false;
   float compact_for_w = 0, compact_for_h = 0;
   float full_needed_h = 0;  // the full layout's height with the history at its smallest; 0: never drawn
+  // Outside presentation mode, where the controls drawn whole would push the results table or the
+  // speed sentence below the panel (2x text on 720 lines), they fold into one line that unfolds
+  // them, as the simulation's pickers do; where even that leaves the results short of room, the
+  // hardware lines give way too. The heights each part took when last drawn, and results_end_h:
+  // how far down the panel the sentence (else the table) reached, counted with every part drawn,
+  // so that folding or hiding one does not change the decision.
+  bool controls_folded = false;
+  std::optional<bool> controls_unfolded;  // the user's choice, kept from then on
+  float controls_whole_h = 0, controls_folded_h = 0, hardware_h = 0;
+  float results_end_h = 0;
 
   // Runs measured on other machines, each file apart, and one line per file that could not be read.
   std::vector<MeasuredElsewhere> elsewhere;

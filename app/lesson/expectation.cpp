@@ -49,6 +49,8 @@ const std::vector<ExpectationName>& expectation_names() {
         {"cpu_cards_visible", "CPU core cards showing their name (not scrolled out of view)"},
         {"cpu_cells_whole", "of those cards, the ones whose cell line (the cell and k of K) shows whole"},
         {"controls_folded", "1 when the simulation's pickers are folded into one line (a short panel, large text)"},
+        {"real_controls_folded",
+         "1 when the real run's size, kernel and thread controls are folded into one line (the results would not fit)"},
         {"drawn_matrix", "the matrix view was drawn"},
         {"drawn_timers", "the real-run panel (measured on this machine) was drawn"},
         {"drawn_roofline", "the roofline was drawn"},

@@ -126,6 +126,8 @@ constexpr Entry kTable[] = {
     {"control.gpu_preset", "GPU preset", "GPU 프리셋"},
     {"control.cpu_preset", "CPU preset", "CPU 프리셋"},
     {"control.folded", "Settings: {} · {} · {} · {}", "설정: {} · {} · {} · {}"},
+    {"control.real_folded_threads", "Settings: {} · {}, {} threads · GPU: {}", "설정: {0} · {1}, 스레드 {2}개 · GPU: {3}"},
+    {"control.real_folded", "Settings: {} · {} · GPU: {}", "설정: {0} · {1} · GPU: {2}"},
     {"control.language", "Language", "언어"},
     {"control.theme", "Theme", "테마"},
     {"control.theme_dark", "Dark", "어둡게"},
@@ -496,7 +498,7 @@ constexpr Entry kTable[] = {
     {"roofline.where_gpu", "measured on this machine's GPU ({})", "이 컴퓨터의 GPU에서 측정 ({})"},
     {"lesson.gpu_story", "GPU story", "GPU 이야기"},
     {"label.saved", "saved {}", "저장됨: {}"},
-    {"label.this_machine_cpu", "this machine's {}", "이 컴퓨터의 {}"},
+    {"label.this_machine_cpu", "This machine: {}", "이 컴퓨터: {}"},
     // What a selected warp waits on (inspector); the number is sim::WaitReason's.
     {"inspector.waiting_on", "waiting on {}: {} of {} cycles", "{0} 대기: {2} 사이클 중 {1}"},
     {"inspector.waiting_barrier", "waiting at __syncthreads for {} cycles", "__syncthreads에서 {} 사이클째 대기"},

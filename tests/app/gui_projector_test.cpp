@@ -2,6 +2,7 @@
 // growing with the window, the P key and its setting, a HiDPI screen's content scale, and the
 // clipped-text check over every step of both built-in lessons at 1280x720 and 1920x1080, 1x and
 // 2x text. Every run gets a temporary HOME, and the test asserts no settings were written there.
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -149,6 +150,40 @@ TEST_F(GuiProjector, AShortPanelFoldsTheSimulationPickersSoTheCoresShow) {
     const auto s = state_of(std::string(roomy) + " --size 64");
     EXPECT_EQ(s["picture"]["controls_folded"], 0) << roomy;
     EXPECT_GE(s["picture"]["cpu_cards_visible"].get<int>(), 1) << roomy;
+  }
+}
+
+// 2x text on 720 lines outside a lesson: the real run's controls (nine rows) pushed the results
+// table below the panel, so the measured figures were not on screen. They fold into one line of
+// what they are set to there, the table shows, and nothing folds where everything fits.
+TEST_F(GuiProjector, AShortPanelFoldsTheRealRunsControlsSoTheResultsShow) {
+  auto table_cell_drawn = [](const nlohmann::json& state, const std::string& text) {
+    for (const auto& t : state["clipped_text"]["drawn"])  // ImGui draws no text scrolled out of view
+      if (t["text"] == text) return true;
+    return false;
+  };
+  auto after_a_run = [&](const std::string& args) {
+    const auto run = ws::test_support::run_window(
+        "projector_real", "--frames 4 --print-state --size 64 --cpu-kernel cpu-parallel --wait-results " + args,
+        {.home = home_.string()});
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    return run.state;
+  };
+  for (const char* lang : {"en", "ko"}) {
+    SCOPED_TRACE(lang);
+    const auto big = after_a_run(std::string("--window 1280x720 --ui-scale 2 --lang ") + lang);
+    ASSERT_TRUE(big["measured"]["cpu"].is_object()) << "no CPU run finished";
+    EXPECT_EQ(big["picture"]["real_controls_folded"], 1);
+    // The CPU row's GFLOP/s as the table writes it (3 significant figures; 64³ runs well under 1000).
+    char gflops[32];
+    std::snprintf(gflops, sizeof gflops, "%.3g", big["measured"]["cpu"]["gflops"].get<double>());
+    EXPECT_TRUE(table_cell_drawn(big, gflops)) << "the results table's CPU row is not on screen: " << gflops;
+    EXPECT_EQ(big["clipped_text"]["count"], 0) << clipped_list(big["clipped_text"]);
+  }
+  for (const char* roomy : {"--window 1280x720", "--window 1920x1080 --ui-scale 1.5"}) {
+    const auto s = after_a_run(roomy);
+    EXPECT_EQ(s["picture"]["real_controls_folded"], 0) << roomy;
+    EXPECT_TRUE(table_cell_drawn(s, "cpu-parallel")) << roomy;
   }
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/measured_text.hpp"
+#include "lesson/lesson.hpp"
 #include "lesson/text_file.hpp"
 
 namespace ws::app {
@@ -217,10 +218,13 @@ std::optional<std::string> elsewhere_speedup_sentence(const ComparisonGpu& gpu, 
   if (!usable) return std::nullopt;
   const double ratio = cpu.ms_median / g.ms_median;
   const auto shape = format_shape(cpu.shape);
-  if (ratio >= 1)
-    return lesson::trf("measured.elsewhere_faster", lang, comparison_gpu_name(gpu, lang), format_ratio(ratio),
-                       describe_cpu_side(cpu, lang),
-                       shape);
+  // The Korean sentence's subject carries its particle, which agrees with the device's name, not
+  // with the date in the brackets after it ("H200 (..., 2026-12-04)이", as in 오렌지(orange)를).
+  if (ratio >= 1) {
+    std::string subject = comparison_gpu_name(gpu, lang);
+    if (lang == lesson::Language::ko) subject += lesson::particle_after(gpu.device, lesson::Particle::subject);
+    return lesson::trf("measured.elsewhere_faster", lang, subject, format_ratio(ratio), describe_cpu_side(cpu, lang), shape);
+  }
   return lesson::trf(cpu.threads == 1 ? "measured.here_faster_one" : "measured.here_faster_many", lang,
                      describe_cpu_side(cpu, lang), format_ratio(1 / ratio), comparison_gpu_name(gpu, lang), shape);
 }

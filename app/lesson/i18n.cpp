@@ -518,7 +518,7 @@ constexpr Entry kTable[] = {
     {"measured.cpu_faster_many", "{} are {}\xC3\x97 faster than the GPU at {}", "{2}에서 {0}가 GPU보다 {1}배 빠릅니다"},
     {"measured.elsewhere_name", "{} (measured on {}, {})", "{0} ({1}에서 측정, {2})"},
     {"measured.elsewhere_faster", "{} is {}\xC3\x97 faster than {} here at {}",
-     "{3}에서 {0}이(가) 이 컴퓨터의 {2}보다 {1}배 빠릅니다"},
+     "{3}에서 {0} 이 컴퓨터의 {2}보다 {1}배 빠릅니다"},  // {0} with its particle (measured_elsewhere.cpp)
     {"measured.here_faster_one", "{} here is {}\xC3\x97 faster than {} at {}", "{3}에서 이 컴퓨터의 {0}가 {2}보다 {1}배 빠릅니다"},
     {"measured.here_faster_many", "{} here are {}\xC3\x97 faster than {} at {}",
      "{3}에서 이 컴퓨터의 {0}가 {2}보다 {1}배 빠릅니다"},

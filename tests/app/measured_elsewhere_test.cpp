@@ -134,9 +134,14 @@ TEST(MeasuredElsewhere, ElsewhereGpuStandsInOnlyWithoutAHardwareGpuAndForTheSame
             "Test GPU (measured on gpu-server, 2026-11-30) is 3350× faster than 2 CPU threads here at 256³");
   // In Korean the where and when are Korean too, not "measured on".
   const std::string ko = app::elsewhere_speedup_sentence(*side, cpu, lesson::Language::ko).value();
-  EXPECT_NE(ko.find("Test GPU (gpu-server에서 측정, 2026-11-30)"), std::string::npos) << ko;
+  // The particle agrees with the device's name ("GPU" ends on 유: 가), never the undecided "이(가)".
+  EXPECT_NE(ko.find("Test GPU (gpu-server에서 측정, 2026-11-30)가 이 컴퓨터의"), std::string::npos) << ko;
   EXPECT_EQ(ko.find("measured"), std::string::npos) << ko;
   EXPECT_EQ(app::comparison_speedup_sentence(*side, cpu, lesson::Language::ko), ko) << "the panel's sentence";
+  auto h200 = *side;
+  h200.device = "NVIDIA H200";  // 이백: a final consonant
+  const std::string ko_h200 = app::elsewhere_speedup_sentence(h200, cpu, lesson::Language::ko).value();
+  EXPECT_NE(ko_h200.find("NVIDIA H200 (gpu-server에서 측정, 2026-11-30)이 이 컴퓨터의"), std::string::npos) << ko_h200;
 
   // Another shape: nothing compares.
   const auto other = cpu_here(512, 100);

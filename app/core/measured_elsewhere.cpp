@@ -122,6 +122,12 @@ std::string MeasuredElsewhere::label(const kernels::JobResult& r, lesson::Langua
   return lesson::trf("measured.on_where", lang, device, host, short_date());
 }
 
+std::string MeasuredElsewhere::file_label(lesson::Language lang) const {
+  const std::string& device = gpu_name.empty() ? cpu_name : gpu_name;
+  return lesson::trf("measured.on_where", lang, device.empty() ? lesson::tr("measured.a_cpu", lang) : device, host,
+                     short_date());
+}
+
 MeasuredLoad parse_measured_json(const std::string& text, const std::string& path) {
   MeasuredLoad load;
   const std::string name = file_name(path);

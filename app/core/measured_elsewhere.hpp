@@ -25,6 +25,8 @@ struct MeasuredElsewhere {
   // "measured on NVIDIA H200 (gpu-server, 2026-11-30)": the device is the result's own (its GPU,
   // or the CPU for a CPU kernel).
   std::string label(const kernels::JobResult& r, lesson::Language lang) const;
+  // The same for the whole file: its GPU, else its CPU ("measured on NVIDIA H200 (...)").
+  std::string file_label(lesson::Language lang) const;
   std::string short_date() const;  // "2026-11-30"
 };
 

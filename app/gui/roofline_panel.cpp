@@ -213,8 +213,7 @@ void RooflinePanel::draw(ImVec2 size, const RealRunView& real, const SimSession&
       }
     const std::string device = run.gpu_name.empty() ? run.cpu_name : run.gpu_name;
     if (count > 0 && compact)
-      elsewhere_rows.push_back(
-          fmt::format(fmt::runtime(T("measured.on_where")), device, run.host, run.short_date()));
+      elsewhere_rows.push_back(run.file_label(ui_language()));
     else if (count > 0)
       elsewhere_rows.push_back(
           fmt::format(fmt::runtime(T("roofline.elsewhere")), device, run.host, run.short_date(), count));

@@ -130,6 +130,8 @@ TEST(MeasuredElsewhere, ElsewhereGpuStandsInOnlyWithoutAHardwareGpuAndForTheSame
   EXPECT_TRUE(side->elsewhere);
   EXPECT_EQ(side->result->kernel, "cublas");
   EXPECT_EQ(app::comparison_gpu_name(*side, lesson::Language::en), "Test GPU (measured on gpu-server, 2026-11-30)");
+  EXPECT_EQ(elsewhere[0].file_label(lesson::Language::en), "measured on Test GPU (gpu-server, 2026-11-30)");
+  EXPECT_EQ(elsewhere[0].file_label(lesson::Language::ko), "Test GPU에서 측정 (gpu-server, 2026-11-30)");
   EXPECT_EQ(app::elsewhere_speedup_sentence(*side, cpu, lesson::Language::en).value(),
             "Test GPU (measured on gpu-server, 2026-11-30) is 3350× faster than 2 CPU threads here at 256³");
   // In Korean the where and when are Korean too, not "measured on".

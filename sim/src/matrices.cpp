@@ -54,26 +54,50 @@ Inputs rounded_to_bf16(Inputs in) {
   return in;
 }
 
+namespace {
+
+// Rows lo..hi of the reference: i-p-j order keeps the inner loop contiguous so it vectorizes. On a
+// CPU with AVX2 a second copy takes four doubles a step instead of SSE2's two (a sixth of
+// `simulate`'s time at 1024³ was this loop). Not FMA: a fused multiply-add would round once where
+// this rounds twice, and the reference (and the max_rel_error `simulate --json` prints) must be
+// the same on every machine. Chosen by a pointer rather than GCC's target_clones, whose ifunc
+// resolver crashes a ThreadSanitizer build at load.
+[[gnu::always_inline]] inline void reference_rows_body(const Inputs& in, Reference& r, std::size_t lo, std::size_t hi) {
+  const std::size_t n = in.n, k = in.k;
+  for (std::size_t i = lo; i < hi; ++i) {
+    double* c = &r.c[i * n];
+    double* s = &r.abs_sum[i * n];
+    for (std::size_t p = 0; p < k; ++p) {
+      const double a = in.a[i * k + p];
+      const float* b = &in.b[p * n];
+      for (std::size_t j = 0; j < n; ++j) {
+        c[j] += a * b[j];
+        s[j] += std::fabs(a * b[j]);
+      }
+    }
+  }
+}
+
+void reference_rows_generic(const Inputs& in, Reference& r, std::size_t lo, std::size_t hi) {
+  reference_rows_body(in, r, lo, hi);
+}
+
+__attribute__((target("avx2"))) void reference_rows_avx2(const Inputs& in, Reference& r, std::size_t lo,
+                                                          std::size_t hi) {
+  reference_rows_body(in, r, lo, hi);
+}
+
+using ReferenceRows = void (*)(const Inputs&, Reference&, std::size_t, std::size_t);
+const ReferenceRows reference_rows = __builtin_cpu_supports("avx2") ? &reference_rows_avx2 : &reference_rows_generic;
+
+}  // namespace
+
 Reference reference_gemm(const Inputs& in) {
   const std::size_t m = in.m, n = in.n, k = in.k;
   Reference r;
   r.c.assign(m * n, 0.0);
   r.abs_sum.assign(m * n, 0.0);
-  // i-p-j order keeps the inner loop contiguous so it vectorizes.
-  auto rows = [&](std::size_t lo, std::size_t hi) {
-    for (std::size_t i = lo; i < hi; ++i) {
-      double* c = &r.c[i * n];
-      double* s = &r.abs_sum[i * n];
-      for (std::size_t p = 0; p < k; ++p) {
-        const double a = in.a[i * k + p];
-        const float* b = &in.b[p * n];
-        for (std::size_t j = 0; j < n; ++j) {
-          c[j] += a * b[j];
-          s[j] += std::fabs(a * b[j]);
-        }
-      }
-    }
-  };
+  auto rows = [&](std::size_t lo, std::size_t hi) { reference_rows(in, r, lo, hi); };
   // Rows are independent, so the cores split them and each cell is the same sum in the same
   // order whatever the split. Small products are not worth a thread.
   const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());

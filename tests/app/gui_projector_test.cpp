@@ -2,7 +2,6 @@
 // growing with the window, the P key and its setting, a HiDPI screen's content scale, and the
 // clipped-text check over every step of both built-in lessons at 1280x720 and 1920x1080, 1x and
 // 2x text. Every run gets a temporary HOME, and the test asserts no settings were written there.
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -14,6 +13,7 @@
 
 #include "../support/run_binary.hpp"
 #include "../support/window_run.hpp"
+#include "core/caption_values.hpp"
 
 namespace fs = std::filesystem;
 
@@ -174,9 +174,8 @@ TEST_F(GuiProjector, AShortPanelFoldsTheRealRunsControlsSoTheResultsShow) {
     const auto big = after_a_run(std::string("--window 1280x720 --ui-scale 2 --lang ") + lang);
     ASSERT_TRUE(big["measured"]["cpu"].is_object()) << "no CPU run finished";
     EXPECT_EQ(big["picture"]["real_controls_folded"], 1);
-    // The CPU row's GFLOP/s as the table writes it (3 significant figures; 64³ runs well under 1000).
-    char gflops[32];
-    std::snprintf(gflops, sizeof gflops, "%.3g", big["measured"]["cpu"]["gflops"].get<double>());
+    // The CPU row's GFLOP/s as the table writes it.
+    const std::string gflops = ws::app::format_sig3(big["measured"]["cpu"]["gflops"].get<double>());
     EXPECT_TRUE(table_cell_drawn(big, gflops)) << "the results table's CPU row is not on screen: " << gflops;
     EXPECT_EQ(big["clipped_text"]["count"], 0) << clipped_list(big["clipped_text"]);
   }

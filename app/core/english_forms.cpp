@@ -28,4 +28,9 @@ std::optional<std::string> reword(const std::string& text, const std::vector<Eng
   return std::nullopt;
 }
 
+std::string reword_or_keep(const std::string& text, const std::vector<EnglishForm>& forms, lesson::Language lang) {
+  if (lang == lesson::Language::en) return text;
+  return reword(text, forms, lang).value_or(text);
+}
+
 }  // namespace ws::app

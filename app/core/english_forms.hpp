@@ -29,5 +29,7 @@ using GroupWords = std::function<std::string(const std::string&)>;
 // does not take the groups), so the caller decides what an unknown text becomes.
 std::optional<std::string> reword(const std::string& text, const std::vector<EnglishForm>& forms,
                                   lesson::Language lang, const GroupWords& group_words = {});
+// `text` in `lang`: as it is in English or where no form matches, else reword()'s words.
+std::string reword_or_keep(const std::string& text, const std::vector<EnglishForm>& forms, lesson::Language lang);
 
 }  // namespace ws::app

@@ -122,8 +122,7 @@ const std::vector<EnglishForm>& note_forms() {
 }  // namespace
 
 std::string kernels_words(const std::string& note, lesson::Language lang) {
-  if (lang == lesson::Language::en) return note;
-  return reword(note, note_forms(), lang).value_or(note);
+  return reword_or_keep(note, note_forms(), lang);
 }
 
 std::string detail_words(std::string detail, const kernels::BlasCoreState& s, lesson::Language lang) {

@@ -80,13 +80,11 @@ std::string preset_words(const std::string& value) {
 }  // namespace
 
 std::string occupancy_reason_words(const std::string& reason, lesson::Language lang) {
-  if (lang == lesson::Language::en) return reason;
-  return reword(reason, occupancy_forms(), lang).value_or(reason);
+  return reword_or_keep(reason, occupancy_forms(), lang);
 }
 
 std::string cluster_refusal_words(const std::string& text, lesson::Language lang) {
-  if (lang == lesson::Language::en) return text;
-  return reword(text, cluster_forms(), lang).value_or(text);
+  return reword_or_keep(text, cluster_forms(), lang);
 }
 
 std::string sim_refusal_words(const std::string& text, lesson::Language lang) {

@@ -214,11 +214,7 @@ void draw_folded_controls(RealRunView& view) {
   const std::string text = cpu_kernel && cpu_kernel->uses_threads ? TF("control.real_folded_threads", shape, cpu, c.threads, gpu)
                                                                   : TF("control.real_folded", shape, cpu, gpu);
   // Longer kernel names take the button's second line rather than lose the GPU's.
-  std::string folded;
-  for (const auto& line : wrap_whole_words(text, ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().FramePadding.x))
-    folded += (folded.empty() ? "" : "\n") + line;
-  if (folded.empty()) folded = text;  // narrower than any word: an empty label is an ImGui assertion
-  if (ImGui::Button((folded + "##unfold_real_controls").c_str())) view.controls_unfolded = true;
+  if (wrapped_button(text, "unfold_real_controls")) view.controls_unfolded = true;
 }
 
 void draw_run_buttons(RealRunSession& session) {

@@ -134,14 +134,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     const std::string text = TF("control.folded", controls.gpu_preset, controls.cpu_preset,
                                 sim::to_string(controls.kernel), block);
     // Longer names ("a100-80gb", "regblock", 32×32) take a second line rather than lose the last.
-    std::string folded;
-    for (const auto& line : wrap_whole_words(text, ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().FramePadding.x))
-      folded += (folded.empty() ? "" : "\n") + line;
-    // A panel narrower than any word wraps to nothing: the whole line then, cut by the panel (an
-    // empty label at the window's root is an ImGui assertion, found by the soak). The ID stays
-    // the same whatever the label shows.
-    if (folded.empty()) folded = text;
-    if (ImGui::Button((folded + "##unfold_controls").c_str())) controls_unfolded = true;
+    if (wrapped_button(text, "unfold_controls")) controls_unfolded = true;
   } else if (!clean && !hide_controls) {
     if (short_panel) {
       if (ImGui::ArrowButton("##fold_controls", ImGuiDir_Up)) controls_unfolded = false;

@@ -57,6 +57,16 @@ std::vector<std::string> wrap_whole_words(const std::string& text, float max_w) 
   return lines;
 }
 
+bool wrapped_button(const std::string& text, const char* id) {
+  std::string label;
+  for (const auto& line : wrap_whole_words(text, ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().FramePadding.x))
+    label += (label.empty() ? "" : "\n") + line;
+  // A window narrower than any word wraps to nothing: the whole line then, cut by the window (an
+  // empty label at the window's root is an ImGui assertion, found by the soak).
+  if (label.empty()) label = text;
+  return ImGui::Button((label + "##" + id).c_str());
+}
+
 void wrapped_text(const ImVec4& colour, const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
   ImGui::PushTextWrapPos(0.0f);

@@ -21,4 +21,9 @@ std::vector<std::string> wrap_whole_words(const std::string& text, float max_w);
 // lines of figures or reasons that at 2x text do not fit on one.
 void wrapped_text(const ImVec4& colour, const std::string& text);
 
+// A button whose label is `text` on as many lines of whole words as the window's width needs (a
+// panel's folded controls, which say what they are set to); `id` keeps it the same button
+// whatever it shows. True when clicked.
+bool wrapped_button(const std::string& text, const char* id);
+
 }  // namespace ws::app

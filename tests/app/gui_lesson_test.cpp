@@ -310,6 +310,10 @@ TEST_F(GuiLesson, TheGenerationsStepGrowsTheTableWhereThereIsRoom) {
     EXPECT_EQ(big["clipped_text"]["count"], 0) << lang << big["clipped_text"].dump();
     const auto small = state_of(step + "--window 1280x720 --ui-scale 2");
     EXPECT_LT(small["generations"]["font_scale"].get<double>(), 1.0) << lang;
+    // ...but not below the UI's 1x size (half its 2x font): it was 15 px there, under the 1x
+    // window's 18, while the shrink kept a line and a half of the small text spare.
+    EXPECT_GE(small["generations"]["font_scale"].get<double>(), 0.5) << lang;
     EXPECT_EQ(small["clipped_text"]["count"], 0) << lang << small["clipped_text"].dump();
+    EXPECT_TRUE(small["clipped_text"]["scrolling"].empty()) << lang << small["clipped_text"].dump();
   }
 }

@@ -19,6 +19,7 @@ nlohmann::json picture_counts(const SimulationPanel& sim, const RealRunView& rea
   c["cpu_cells_whole"] = sim.cpu_shown.cells_whole;
   c["controls_folded"] = sim.controls_folded ? 1 : 0;
   c["real_controls_folded"] = real.controls_folded ? 1 : 0;
+  c["real_figures_gap_px"] = real.figures_gap;
   c["drawn_timers"] = drawn.timers ? 1 : 0;
   c["drawn_roofline"] = drawn.roofline ? 1 : 0;
   c["drawn_generations"] = drawn.generations ? 1 : 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <limits>
 #include <vector>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +10,7 @@
 
 #include <fmt/format.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include "core/caption_values.hpp"
 #include "core/kernel_resources_text.hpp"
@@ -110,8 +112,23 @@ std::string format_bytes(double bytes) {
   return fmt::format("{:.0f} KiB", bytes / 1024.0);
 }
 
+// A row's status ("not chosen", "queued") in its figures' first cell, running on over the empty
+// cells beside it to the table's edge. The column's NoClip flag alone let it run on in some frames
+// and cut it in others ("not chose" once the panel had a scroll bar), depending on how ImGui
+// merged the table's draw channels.
+void status_text(const char* text) {
+  const ImGuiTable* table = ImGui::GetCurrentTable();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(ImVec2(at.x, table->InnerClipRect.Min.y), table->InnerClipRect.Max, false);
+  dl->AddText(at, ImGui::GetColorU32(ImGuiCol_TextDisabled), text);
+  dl->PopClipRect();
+  ImGui::Dummy(ImGui::CalcTextSize(text));  // the item, for the row's height and a tooltip
+}
+
+// `figures_gap`: lowered to the room in pixels between the row's ms figure and its GFLOP/s.
 void draw_result_row(const char* side, const std::optional<kernels::JobResult>& result,
-                     const std::string& kernel, const RunnerStatus& status) {
+                     const std::string& kernel, const RunnerStatus& status, float& figures_gap) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   // A GL kernel on a software renderer computed on this CPU: its row must not read "GPU".
@@ -127,21 +144,23 @@ void draw_result_row(const char* side, const std::optional<kernels::JobResult>& 
   }
   if (!result) {
     ImGui::TableNextColumn();
-    ImGui::TextDisabled("%s", T(kernel.empty() ? "run.not_chosen" : status.busy || status.queued ? "run.queued" : "run.waiting"));
+    status_text(T(kernel.empty() ? "run.not_chosen" : status.busy || status.queued ? "run.queued" : "run.waiting"));
     for (int i = 0; i < 3; ++i) ImGui::TableNextColumn();
     return;
   }
   if (result->skipped) {
     ImGui::TableNextColumn();
-    ImGui::TextDisabled("%s", T("label.skipped"));
+    status_text(T("label.skipped"));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kernels_words(*result->skipped, ui_language()).c_str());
     for (int i = 0; i < 3; ++i) ImGui::TableNextColumn();
     return;
   }
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(format_sig3(result->ms_median).c_str());
+  const float ms_end = ImGui::GetItemRectMax().x;
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(format_sig3(result->gflops).c_str());
+  figures_gap = std::min(figures_gap, ImGui::GetItemRectMin().x - ms_end);
   ImGui::TableNextColumn();
   if (result->transfer_ms)
     ImGui::TextUnformatted(format_sig3(*result->transfer_ms).c_str());
@@ -250,27 +269,36 @@ void draw_pending_run(RealRunSession& session) {
 struct FittingHeaders {
   std::vector<const char*> names;
   std::size_t keep = 0;
+  // Below 1 where even the kept columns' figures are wider than the panel: the table's text is
+  // drawn this much smaller rather than run one figure into the next ("0.0075569.4" at 2x text
+  // beside the generations table).
+  float text_scale = 1;
   // Sets up the columns, the dropped ones disabled (ImGui skips what is drawn into them).
   void setup() const {
     for (std::size_t i = 0; i < names.size(); ++i)
       ImGui::TableSetupColumn(names[i], i < keep ? ImGuiTableColumnFlags_None : ImGuiTableColumnFlags_Disabled);
   }
 };
-// `names_w`: what the columns before these take (the device and kernel names).
+// `names_w`: what the columns before these take (the device and kernel names). `widest`: per
+// column, its widest cell below the header at the current font (0 where unknown).
 FittingHeaders fitting_headers(float names_w, std::initializer_list<const char*> full,
-                               std::initializer_list<const char*> brief) {
+                               std::initializer_list<const char*> brief, const std::vector<float>& widest = {}) {
   const auto& style = ImGui::GetStyle();
-  auto need = [&](const std::vector<const char*>& headers, std::size_t count) {
-    float w = names_w;
+  const float pad = 2 * style.CellPadding.x + style.ItemSpacing.x;
+  auto need = [&](const std::vector<const char*>& headers, std::size_t count, float text) {
+    float w = names_w * text;
     for (std::size_t i = 0; i < count; ++i)
-      w += ImGui::CalcTextSize(headers[i]).x + 2 * style.CellPadding.x + style.ItemSpacing.x;
+      w += std::max(ImGui::CalcTextSize(headers[i]).x, i < widest.size() ? widest[i] : 0.0f) * text + pad;
     return w;
   };
   const float room = ImGui::GetContentRegionAvail().x;
   const std::vector<const char*> f(full), b(brief);
-  if (need(f, f.size()) <= room) return {f, f.size()};
-  if (need(b, b.size()) <= room) return {b, b.size()};
-  return {b, b.size() >= 2 ? b.size() - 2 : b.size()};
+  if (need(f, f.size(), 1) <= room) return {f, f.size()};
+  if (need(b, b.size(), 1) <= room) return {b, b.size()};
+  FittingHeaders out{b, b.size() >= 2 ? b.size() - 2 : b.size()};
+  // Smaller in steps, as far as text a back row still reads: past that the figures touch.
+  while (out.text_scale > 0.7f && need(b, out.keep, out.text_scale) > room) out.text_scale *= 0.97f;
+  return out;
 }
 
 // "Measured elsewhere, on NVIDIA H200 and Intel Xeon (vm, 2026-12-04), from h200-1024.json".
@@ -312,11 +340,22 @@ void draw_elsewhere(RealRunView& view, bool clean) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour_elsewhere());
     if (ImGui::BeginTable(fmt::format("elsewhere{}", table_id++).c_str(), 6,
                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
-      fitting_headers(ImGui::CalcTextSize("GPU cpu-tiled ").x,
-                      {T("run.col_kernel"), T("run.col_size"), T("run.col_median_ms"), "GFLOP/s", T("run.col_copy_ms"),
-                       T("run.col_check")},
-                      {T("run.col_kernel"), T("run.col_size"), "ms", "GFLOP/s", T("run.col_copy"), T("run.ok")})
-          .setup();
+      // Every column's widest cell, the kernels' names among them.
+      std::vector<float> cells_w(6, 0.0f);
+      for (const auto& r : run.results) {
+        if (condensed && &r != only) continue;
+        const std::string cells[6] = {r.kernel, format_shape(r.shape), format_sig3(r.ms_median), format_sig3(r.gflops),
+                                      r.transfer_ms ? format_sig3(*r.transfer_ms) : T("run.not_applicable"),
+                                      T(r.verified ? "run.ok" : r.failed ? "run.failed" : "run.wrong")};
+        for (std::size_t i = 0; i < 6; ++i) cells_w[i] = std::max(cells_w[i], ImGui::CalcTextSize(cells[i].c_str()).x);
+      }
+      const auto headers =
+          fitting_headers(0,
+                          {T("run.col_kernel"), T("run.col_size"), T("run.col_median_ms"), "GFLOP/s", T("run.col_copy_ms"),
+                           T("run.col_check")},
+                          {T("run.col_kernel"), T("run.col_size"), "ms", "GFLOP/s", T("run.col_copy"), T("run.ok")}, cells_w);
+      ImGui::SetWindowFontScale(headers.text_scale);
+      headers.setup();
       ImGui::TableHeadersRow();
       for (const auto& r : run.results) {
         if (condensed && &r != only) continue;
@@ -343,6 +382,7 @@ void draw_elsewhere(RealRunView& view, bool clean) {
           ImGui::TextColored(colour_error(), "%s", T(r.failed ? "run.failed" : "run.wrong"));
       }
       ImGui::EndTable();
+      ImGui::SetWindowFontScale(1.0f);
     }
     ImGui::PopStyleColor();
   }
@@ -424,35 +464,62 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   if (ImGui::BeginTable("results", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                           ImGuiTableFlags_SizingStretchProp)) {
     // The names are never cut; the figures share what is left.
-    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn(T("run.col_kernel"), ImGuiTableColumnFlags_WidthFixed);
-    // The figures' column lets "running" or "queued" run on into the empty cells beside it.
     // The two name columns as wide as what they hold this frame: "cpu-parallel" and "CPU (GL)"
     // left "GPU cpu-tiled"'s estimate short, and at 800x600 the headers and "not chosen" were cut.
-    const auto cell_w = [](const char* t) {
-      return ImGui::CalcTextSize(t).x + 2 * ImGui::GetStyle().CellPadding.x + ImGui::GetStyle().ItemSpacing.x;
-    };
     const auto& gpu = session.gpu_result();
-    const float names_w =
-        std::max(cell_w("CPU"), cell_w(gpu && gpu->software_renderer ? "CPU (GL)" : "GPU")) +
-        std::max({cell_w(T("run.col_kernel")), cell_w(c.cpu_kernel.empty() ? T("run.none") : c.cpu_kernel.c_str()),
-                  cell_w(c.gpu_kernel.empty() ? T("run.none") : c.gpu_kernel.c_str())});
+    const char* side_names[] = {"CPU", gpu && gpu->software_renderer ? "CPU (GL)" : "GPU"};
+    const char* kernel_names[] = {T("run.col_kernel"), c.cpu_kernel.empty() ? T("run.none") : c.cpu_kernel.c_str(),
+                                  c.gpu_kernel.empty() ? T("run.none") : c.gpu_kernel.c_str()};
+    const auto widest_of = [](const auto& texts) {
+      float w = 0;
+      for (const char* t : texts) w = std::max(w, ImGui::CalcTextSize(t).x);
+      return w;
+    };
+    const float pad = 2 * ImGui::GetStyle().CellPadding.x + ImGui::GetStyle().ItemSpacing.x;
+    const float names_w = widest_of(side_names) + widest_of(kernel_names) + 2 * pad;
+    // The figures the rows hold; a status ("not chosen", "queued") runs on into empty cells.
+    std::vector<std::string> gflops_texts;
+    std::vector<float> figures_w(4, 0.0f);
+    for (const auto* r : {&session.cpu_result(), &session.gpu_result()}) {
+      if (!*r || (*r)->skipped) continue;
+      const auto& run = **r;
+      const auto widen = [&](std::size_t i, const std::string& t) {
+        figures_w[i] = std::max(figures_w[i], ImGui::CalcTextSize(t.c_str()).x);
+      };
+      widen(0, format_sig3(run.ms_median));
+      gflops_texts.push_back(format_sig3(run.gflops));
+      widen(1, gflops_texts.back());
+      widen(2, run.transfer_ms ? format_sig3(*run.transfer_ms) : T("run.not_applicable"));
+      widen(3, T(run.verified ? "run.ok" : run.failed ? "run.failed" : "run.wrong"));
+    }
     const auto headers = fitting_headers(names_w, {T("run.col_median_ms"), "GFLOP/s", T("run.col_copy_ms"), T("run.col_check")},
-                                         {"ms", "GFLOP/s", T("run.col_copy"), T("run.ok")});
+                                         {"ms", "GFLOP/s", T("run.col_copy"), T("run.ok")}, figures_w);
+    if (headers.text_scale < 1) ImGui::SetWindowFontScale(headers.text_scale);
+    // The fixed columns' widths given, at this frame's text size: left to ImGui they follow the
+    // last frame's text, a frame late whenever the size changes (and "GFLOP/s" is cut for it).
+    ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, widest_of(side_names));
+    ImGui::TableSetupColumn(T("run.col_kernel"), ImGuiTableColumnFlags_WidthFixed, widest_of(kernel_names));
+    float gflops_w = ImGui::CalcTextSize(headers.names[1]).x;
+    for (const auto& t : gflops_texts) gflops_w = std::max(gflops_w, ImGui::CalcTextSize(t.c_str()).x);
     // GFLOP/s (the figure a lecture reads out) is as wide as its widest text, never cut by a few
-    // pixels when the stretched columns share out a narrow panel; the others stretch.
+    // pixels when the stretched columns share out a narrow panel; the others stretch. The ms
+    // column lets "running" or "queued" run on into the empty cells beside it.
     for (std::size_t i = 0; i < headers.names.size(); ++i)
-      ImGui::TableSetupColumn(headers.names[i], (i == 0 ? ImGuiTableColumnFlags_NoClip : ImGuiTableColumnFlags_None) |
-                                                    (i == 1 ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_None) |
-                                                    (i < headers.keep ? ImGuiTableColumnFlags_None
-                                                                      : ImGuiTableColumnFlags_Disabled));
+      ImGui::TableSetupColumn(headers.names[i],
+                              (i == 0 ? ImGuiTableColumnFlags_NoClip : ImGuiTableColumnFlags_None) |
+                                  (i == 1 ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_None) |
+                                  (i < headers.keep ? ImGuiTableColumnFlags_None : ImGuiTableColumnFlags_Disabled),
+                              i == 1 ? gflops_w : 0.0f);
     ImGui::TableHeadersRow();
-    draw_result_row("CPU", session.cpu_result(), c.cpu_kernel, status);
-    draw_result_row("GPU", session.gpu_result(), c.gpu_kernel, status);
+    float gap = std::numeric_limits<float>::max();
+    draw_result_row("CPU", session.cpu_result(), c.cpu_kernel, status, gap);
+    draw_result_row("GPU", session.gpu_result(), c.gpu_kernel, status, gap);
+    view.figures_gap = gap == std::numeric_limits<float>::max() ? 0 : gap;
     // The CUDA and OpenGL lines above already say why; the row's tooltip says it in one sentence.
     if (c.gpu_kernel.empty() && view.gpu_default.kernel.empty() && ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", why_no_gpu_words(view.gpu_default, ui_language()).c_str());
     ImGui::EndTable();
+    if (headers.text_scale < 1) ImGui::SetWindowFontScale(1.0f);
   }
   for (const auto* r : {&session.cpu_result(), &session.gpu_result()}) {
     if (!*r) continue;

@@ -41,6 +41,9 @@ struct RealRunView {
   std::optional<bool> controls_unfolded;  // the user's choice, kept from then on
   float controls_whole_h = 0, controls_folded_h = 0, hardware_h = 0;
   float results_end_h = 0;
+  // Pixels between a result row's ms figure and its GFLOP/s in the last frame, the least of the
+  // rows (0: no figures drawn); negative where one ran into the other.
+  float figures_gap = 0;
 
   // Runs measured on other machines, each file apart, and one line per file that could not be read.
   std::vector<MeasuredElsewhere> elsewhere;

@@ -60,15 +60,6 @@ void check_text(const ImDrawList* list, const ImFont* font, float size, const Im
     clip.z = std::min(clip.z, fine_clip->z);
     clip.w = std::min(clip.w, fine_clip->w);
   }
-  // A table column flagged NoClip lets its text run on into the empty cells beside it ("not
-  // chosen" under a narrow "ms" at 2x text): ImGui's merge of the table's draw channels leaves it
-  // uncut up to the table's edge, though the column's own rectangle is the one current here.
-  if (const ImGuiTable* table = ctx->CurrentTable;
-      table && table->InnerWindow == window && table->CurrentColumn >= 0 &&
-      (table->Columns[table->CurrentColumn].Flags & ImGuiTableColumnFlags_NoClip)) {
-    clip.x = std::min(clip.x, table->InnerClipRect.Min.x);
-    clip.z = std::max(clip.z, table->InnerClipRect.Max.x);
-  }
   // Text drawn with a fine clip rectangle is deliberately cut by ImGui only where the widget had
   // no room: that is exactly what we look for, so it is judged like the rest.
   const bool cut_x = pos.x < clip.x - kTolerance || pos.x + extent.x > clip.z + kTolerance;

@@ -51,6 +51,8 @@ const std::vector<ExpectationName>& expectation_names() {
         {"controls_folded", "1 when the simulation's pickers are folded into one line (a short panel, large text)"},
         {"real_controls_folded",
          "1 when the real run's size, kernel and thread controls are folded into one line (the results would not fit)"},
+        {"real_figures_gap_px",
+         "pixels between a measured row's ms and its GFLOP/s (0: no figures; negative: they run together)"},
         {"drawn_matrix", "the matrix view was drawn"},
         {"drawn_timers", "the real-run panel (measured on this machine) was drawn"},
         {"drawn_roofline", "the roofline was drawn"},

@@ -186,6 +186,30 @@ TEST_F(GuiProjector, AShortPanelFoldsTheRealRunsControlsSoTheResultsShow) {
   }
 }
 
+// The results table's figures never run together: with the generations table beside it at 2x
+// text on 720 lines the panel was 45 px narrower and "0.00751" ran into "69.7" ("0.0075169.7");
+// the table's text is drawn smaller there. And a row's "not chosen" runs on whole over its empty
+// cells: once the panel had a scroll bar (runs measured elsewhere below) it was cut to "not chose".
+TEST_F(GuiProjector, TheMeasuredFiguresNeverRunTogether) {
+  const std::string measured = " --measured " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/measured/h200/h200-1024.json";
+  for (const char* lang : {"en", "ko"}) {
+    for (const std::string& args : {std::string("--window 1280x720 --ui-scale 2 --keys G"),
+                                    "--window 1280x720 --ui-scale 2" + measured, std::string("--window 1280x720 --keys G")}) {
+      const auto run = ws::test_support::run_window(
+          "projector_figures",
+          "--frames 4 --print-state --size 64 --cpu-kernel cpu-parallel --wait-results --lang " +
+              std::string(lang) + " " + args,
+          {.home = home_.string()});
+      ASSERT_EQ(run.exit_code, 0) << run.output;
+      const auto& s = run.state;
+      ASSERT_TRUE(s["measured"]["cpu"].is_object()) << lang << " " << args << ": no CPU run finished";
+      // At least the gap a table leaves between its columns at 1x.
+      EXPECT_GE(s["picture"]["real_figures_gap_px"].get<double>(), 8) << lang << " " << args;
+      EXPECT_EQ(s["clipped_text"]["count"], 0) << lang << " " << args << "\n" << clipped_list(s["clipped_text"]);
+    }
+  }
+}
+
 // The cores' cards name the cell each core works on and how far along k it is, with every figure
 // whole: at 2x text on 1080 lines the line was left out (no room for more than "cell…"), at 1.5x
 // on 720 it ended "k 225 of…". Now the sentence breaks at its colon, else fewer words, else the

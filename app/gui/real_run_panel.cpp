@@ -113,9 +113,9 @@ std::string format_bytes(double bytes) {
 }
 
 // A row's status ("not chosen", "queued") in its figures' first cell, running on over the empty
-// cells beside it to the table's edge. The column's NoClip flag alone let it run on in some frames
-// and cut it in others ("not chose" once the panel had a scroll bar), depending on how ImGui
-// merged the table's draw channels.
+// cells beside it to the table's edge. A NoClip column let it run on in some frames and cut it in
+// others ("not chose" once the panel had a scroll bar), depending on how ImGui merged the table's
+// draw channels.
 void status_text(const char* text) {
   const ImGuiTable* table = ImGui::GetCurrentTable();
   const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -354,7 +354,7 @@ void draw_elsewhere(RealRunView& view, bool clean) {
                           {T("run.col_kernel"), T("run.col_size"), T("run.col_median_ms"), "GFLOP/s", T("run.col_copy_ms"),
                            T("run.col_check")},
                           {T("run.col_kernel"), T("run.col_size"), "ms", "GFLOP/s", T("run.col_copy"), T("run.ok")}, cells_w);
-      ImGui::SetWindowFontScale(headers.text_scale);
+      if (headers.text_scale < 1) ImGui::SetWindowFontScale(headers.text_scale);
       headers.setup();
       ImGui::TableHeadersRow();
       for (const auto& r : run.results) {
@@ -382,7 +382,7 @@ void draw_elsewhere(RealRunView& view, bool clean) {
           ImGui::TextColored(colour_error(), "%s", T(r.failed ? "run.failed" : "run.wrong"));
       }
       ImGui::EndTable();
-      ImGui::SetWindowFontScale(1.0f);
+      if (headers.text_scale < 1) ImGui::SetWindowFontScale(1.0f);
     }
     ImGui::PopStyleColor();
   }
@@ -502,12 +502,10 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     float gflops_w = ImGui::CalcTextSize(headers.names[1]).x;
     for (const auto& t : gflops_texts) gflops_w = std::max(gflops_w, ImGui::CalcTextSize(t.c_str()).x);
     // GFLOP/s (the figure a lecture reads out) is as wide as its widest text, never cut by a few
-    // pixels when the stretched columns share out a narrow panel; the others stretch. The ms
-    // column lets "running" or "queued" run on into the empty cells beside it.
+    // pixels when the stretched columns share out a narrow panel; the others stretch.
     for (std::size_t i = 0; i < headers.names.size(); ++i)
       ImGui::TableSetupColumn(headers.names[i],
-                              (i == 0 ? ImGuiTableColumnFlags_NoClip : ImGuiTableColumnFlags_None) |
-                                  (i == 1 ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_None) |
+                              (i == 1 ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_None) |
                                   (i < headers.keep ? ImGuiTableColumnFlags_None : ImGuiTableColumnFlags_Disabled),
                               i == 1 ? gflops_w : 0.0f);
     ImGui::TableHeadersRow();

@@ -186,9 +186,8 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   // The timeline's room: its text lines and its buttons' rows measured for this frame (the lines
   // change as the run goes on, the rows with the width), plus the rest (separator, spacing) as it
   // was last drawn; before it ever was, an estimate of the rest that errs tall.
-  TimelineText timeline = show.timeline ? timeline_text(session) : TimelineText{};
   // Where the chip is drawn its place says why nothing was simulated: the timeline would say it again.
-  if (show.gpu && !timeline.simulated && !session.building()) timeline.status.clear();
+  TimelineText timeline = show.timeline ? timeline_text(session, !show.gpu) : TimelineText{};
   const float timeline_text_h = show.timeline ? timeline_text_height(timeline, ImGui::GetContentRegionAvail().x) : 0;
   const float timeline_controls_h = show.timeline && !clean && timeline.simulated
                                         ? timeline_controls_height(session, ImGui::GetContentRegionAvail().x)

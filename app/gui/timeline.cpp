@@ -71,11 +71,12 @@ std::string clock_text(const sim::Simulation& s, std::int64_t cycle, bool comple
 
 }  // namespace
 
-TimelineText timeline_text(const SimSession& session) {
+TimelineText timeline_text(const SimSession& session, bool say_refusal) {
   TimelineText t;
   const sim::Simulation* sim = session.simulation();
   if (sim == nullptr) {
-    t.status = session.building() ? T("timeline.simulating") : sim_refusal_words(session.error(), ui_language());
+    if (session.building()) t.status = T("timeline.simulating");
+    else if (say_refusal) t.status = sim_refusal_words(session.error(), ui_language());
     return t;
   }
   const sim::Simulation& s = *sim;

@@ -20,7 +20,9 @@ struct TimelineText {
   std::string status;  // how far the simulation has got, or a seek waiting on it (disabled colour)
   std::string finish;  // where both sides stood when the simulated GPU finished
 };
-TimelineText timeline_text(const SimSession& session);
+// `say_refusal` false: a refused launch leaves `status` empty, as the chip's place already says why
+// (worded once, not every frame and then dropped).
+TimelineText timeline_text(const SimSession& session, bool say_refusal = true);
 
 // Where the scrub bar was drawn (screen pixels) and the width its label needs at the run's last
 // cycle, for --print-state; all zero where it was not drawn.

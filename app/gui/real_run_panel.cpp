@@ -1,6 +1,7 @@
 #include "gui/real_run_panel.hpp"
 
 #include <algorithm>
+#include <array>
 #include <initializer_list>
 #include <limits>
 #include <vector>
@@ -112,6 +113,41 @@ std::string format_bytes(double bytes) {
   return fmt::format("{:.0f} KiB", bytes / 1024.0);
 }
 
+// A result row's four figures as both tables write them: median ms, GFLOP/s, copy ms, check.
+using FigureCells = std::array<std::string, 4>;
+FigureCells figure_cells(const kernels::JobResult& r) {
+  return {format_sig3(r.ms_median), format_sig3(r.gflops),
+          r.transfer_ms ? format_sig3(*r.transfer_ms) : std::string(T("run.not_applicable")),
+          T(r.verified ? "run.ok" : r.failed ? "run.failed" : "run.wrong")};
+}
+
+// Each cell's width at the current font, widened into `widths` (one per figure column).
+void widen_to(std::vector<float>& widths, const FigureCells& cells, std::size_t first = 0) {
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    widths[first + i] = std::max(widths[first + i], ImGui::CalcTextSize(cells[i].c_str()).x);
+}
+
+// The four cells, in their columns and colours; returns the room in pixels between the ms figure
+// and the GFLOP/s. The check cell is the last item, for its tooltip. The error itself is in the
+// tooltip (and in the line below a WRONG or failed result): a seventh column did not fit the
+// panel at 1280 px.
+float draw_figure_cells(const kernels::JobResult& r, const FigureCells& cells) {
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(cells[0].c_str());
+  const float ms_end = ImGui::GetItemRectMax().x;
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(cells[1].c_str());
+  const float gap = ImGui::GetItemRectMin().x - ms_end;
+  ImGui::TableNextColumn();
+  if (r.transfer_ms)
+    ImGui::TextUnformatted(cells[2].c_str());
+  else
+    ImGui::TextDisabled("%s", cells[2].c_str());
+  ImGui::TableNextColumn();
+  ImGui::TextColored(r.verified ? colour_ok() : colour_error(), "%s", cells[3].c_str());
+  return gap;
+}
+
 // A row's status ("not chosen", "queued") in its figures' first cell, running on over the empty
 // cells beside it to the table's edge. A NoClip column let it run on in some frames and cut it in
 // others ("not chose" once the panel had a scroll bar), depending on how ImGui merged the table's
@@ -126,9 +162,11 @@ void status_text(const char* text) {
   ImGui::Dummy(ImGui::CalcTextSize(text));  // the item, for the row's height and a tooltip
 }
 
-// `figures_gap`: lowered to the room in pixels between the row's ms figure and its GFLOP/s.
+// `cells`: the result's figure_cells where it has figures. `figures_gap`: lowered to the room in
+// pixels between the row's ms figure and its GFLOP/s.
 void draw_result_row(const char* side, const std::optional<kernels::JobResult>& result,
-                     const std::string& kernel, const RunnerStatus& status, float& figures_gap) {
+                     const std::optional<FigureCells>& cells, const std::string& kernel, const RunnerStatus& status,
+                     float& figures_gap) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   // A GL kernel on a software renderer computed on this CPU: its row must not read "GPU".
@@ -155,26 +193,7 @@ void draw_result_row(const char* side, const std::optional<kernels::JobResult>& 
     for (int i = 0; i < 3; ++i) ImGui::TableNextColumn();
     return;
   }
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted(format_sig3(result->ms_median).c_str());
-  const float ms_end = ImGui::GetItemRectMax().x;
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted(format_sig3(result->gflops).c_str());
-  figures_gap = std::min(figures_gap, ImGui::GetItemRectMin().x - ms_end);
-  ImGui::TableNextColumn();
-  if (result->transfer_ms)
-    ImGui::TextUnformatted(format_sig3(*result->transfer_ms).c_str());
-  else
-    ImGui::TextDisabled("%s", T("run.not_applicable"));
-  ImGui::TableNextColumn();
-  // The error itself is in the tooltip (and in the line below a WRONG result): a seventh column
-  // did not fit the panel at 1280 px.
-  if (result->verified)
-    ImGui::TextColored(colour_ok(), "%s", T("run.ok"));
-  else if (result->failed)
-    ImGui::TextColored(colour_error(), "%s", T("run.failed"));  // the error is in the line below the table
-  else
-    ImGui::TextColored(colour_error(), "%s", T("run.wrong"));
+  figures_gap = std::min(figures_gap, draw_figure_cells(*result, *cells));
   if (ImGui::IsItemHovered() && !result->failed)
     ImGui::SetTooltip("%s", TF("run.error_tooltip", fmt::format("{:.2e}", result->max_rel_error),
                                result->checked_elements).c_str());
@@ -344,10 +363,9 @@ void draw_elsewhere(RealRunView& view, bool clean) {
       std::vector<float> cells_w(6, 0.0f);
       for (const auto& r : run.results) {
         if (condensed && &r != only) continue;
-        const std::string cells[6] = {r.kernel, format_shape(r.shape), format_sig3(r.ms_median), format_sig3(r.gflops),
-                                      r.transfer_ms ? format_sig3(*r.transfer_ms) : T("run.not_applicable"),
-                                      T(r.verified ? "run.ok" : r.failed ? "run.failed" : "run.wrong")};
-        for (std::size_t i = 0; i < 6; ++i) cells_w[i] = std::max(cells_w[i], ImGui::CalcTextSize(cells[i].c_str()).x);
+        cells_w[0] = std::max(cells_w[0], ImGui::CalcTextSize(r.kernel.c_str()).x);
+        cells_w[1] = std::max(cells_w[1], ImGui::CalcTextSize(format_shape(r.shape).c_str()).x);
+        widen_to(cells_w, figure_cells(r), 2);
       }
       const auto headers =
           fitting_headers(0,
@@ -366,20 +384,7 @@ void draw_elsewhere(RealRunView& view, bool clean) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", run.label(r, ui_language()).c_str());
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(format_shape(r.shape).c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(format_sig3(r.ms_median).c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(format_sig3(r.gflops).c_str());
-        ImGui::TableNextColumn();
-        if (r.transfer_ms)
-          ImGui::TextUnformatted(format_sig3(*r.transfer_ms).c_str());
-        else
-          ImGui::TextDisabled("%s", T("run.not_applicable"));
-        ImGui::TableNextColumn();
-        if (r.verified)
-          ImGui::TextColored(colour_ok(), "%s", T("run.ok"));
-        else
-          ImGui::TextColored(colour_error(), "%s", T(r.failed ? "run.failed" : "run.wrong"));
+        draw_figure_cells(r, figure_cells(r));
       }
       ImGui::EndTable();
       if (headers.text_scale < 1) ImGui::SetWindowFontScale(1.0f);
@@ -478,19 +483,13 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     const float pad = 2 * ImGui::GetStyle().CellPadding.x + ImGui::GetStyle().ItemSpacing.x;
     const float names_w = widest_of(side_names) + widest_of(kernel_names) + 2 * pad;
     // The figures the rows hold; a status ("not chosen", "queued") runs on into empty cells.
-    std::vector<std::string> gflops_texts;
+    const std::optional<kernels::JobResult>* results[2] = {&session.cpu_result(), &session.gpu_result()};
+    std::optional<FigureCells> cells[2];  // the CPU's and the GPU's row, where they have figures
     std::vector<float> figures_w(4, 0.0f);
-    for (const auto* r : {&session.cpu_result(), &session.gpu_result()}) {
-      if (!*r || (*r)->skipped) continue;
-      const auto& run = **r;
-      const auto widen = [&](std::size_t i, const std::string& t) {
-        figures_w[i] = std::max(figures_w[i], ImGui::CalcTextSize(t.c_str()).x);
-      };
-      widen(0, format_sig3(run.ms_median));
-      gflops_texts.push_back(format_sig3(run.gflops));
-      widen(1, gflops_texts.back());
-      widen(2, run.transfer_ms ? format_sig3(*run.transfer_ms) : T("run.not_applicable"));
-      widen(3, T(run.verified ? "run.ok" : run.failed ? "run.failed" : "run.wrong"));
+    for (int i = 0; i < 2; ++i) {
+      if (!*results[i] || (*results[i])->skipped) continue;
+      cells[i] = figure_cells(**results[i]);
+      widen_to(figures_w, *cells[i]);
     }
     const auto headers = fitting_headers(names_w, {T("run.col_median_ms"), "GFLOP/s", T("run.col_copy_ms"), T("run.col_check")},
                                          {"ms", "GFLOP/s", T("run.col_copy"), T("run.ok")}, figures_w);
@@ -500,7 +499,8 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, widest_of(side_names));
     ImGui::TableSetupColumn(T("run.col_kernel"), ImGuiTableColumnFlags_WidthFixed, widest_of(kernel_names));
     float gflops_w = ImGui::CalcTextSize(headers.names[1]).x;
-    for (const auto& t : gflops_texts) gflops_w = std::max(gflops_w, ImGui::CalcTextSize(t.c_str()).x);
+    for (const auto& row : cells)
+      if (row) gflops_w = std::max(gflops_w, ImGui::CalcTextSize((*row)[1].c_str()).x);
     // GFLOP/s (the figure a lecture reads out) is as wide as its widest text, never cut by a few
     // pixels when the stretched columns share out a narrow panel; the others stretch.
     for (std::size_t i = 0; i < headers.names.size(); ++i)
@@ -510,8 +510,8 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
                               i == 1 ? gflops_w : 0.0f);
     ImGui::TableHeadersRow();
     float gap = std::numeric_limits<float>::max();
-    draw_result_row("CPU", session.cpu_result(), c.cpu_kernel, status, gap);
-    draw_result_row("GPU", session.gpu_result(), c.gpu_kernel, status, gap);
+    draw_result_row("CPU", *results[0], cells[0], c.cpu_kernel, status, gap);
+    draw_result_row("GPU", *results[1], cells[1], c.gpu_kernel, status, gap);
     view.figures_gap = gap == std::numeric_limits<float>::max() ? 0 : gap;
     // The CUDA and OpenGL lines above already say why; the row's tooltip says it in one sentence.
     if (c.gpu_kernel.empty() && view.gpu_default.kernel.empty() && ImGui::IsItemHovered())

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include <fmt/format.h>
+#include <imgui_internal.h>
 
 #include "core/caption_values.hpp"
 #include "core/generation_table.hpp"
@@ -16,7 +17,10 @@ namespace {
 
 struct Column {
   const char* key;      // UI string key of its header
-  bool optional;        // dropped first when the panel is too narrow for every column
+  // 0: always shown. Else the order in which it gives way when the panel is too narrow for every
+  // column: the tensor cores' count first (their TFLOP/s and the bars tell their story), memory
+  // bandwidth last (no other column shows it, and the generations step's caption reads it).
+  int drop_order;
   bool numeric;
   std::function<std::string(const GenerationRow&)> text;
 };
@@ -30,18 +34,18 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   // Before Volta there are no tensor cores: said in words, not with a dash that reads as "unknown".
   const std::string none = tr("generations.none", lang);
   const std::vector<Column> all = {
-      {"generations.gpu", false, false, [](const GenerationRow& r) { return label_in_ui_language(r.name, r.name_ko); }},
-      {"generations.year", false, true, [](const GenerationRow& r) { return std::to_string(r.year); }},
-      {"generations.sms", false, true, [](const GenerationRow& r) { return group_digits(r.sm_count); }},
-      {"generations.cores", true, true, [](const GenerationRow& r) { return group_digits(r.fp32_cores); }},
-      {"generations.fp32", false, true, [](const GenerationRow& r) { return format_sig3(r.fp32_tflops); }},
-      {"generations.tensor_cores", true, true,
+      {"generations.gpu", 0, false, [](const GenerationRow& r) { return label_in_ui_language(r.name, r.name_ko); }},
+      {"generations.year", 0, true, [](const GenerationRow& r) { return std::to_string(r.year); }},
+      {"generations.sms", 0, true, [](const GenerationRow& r) { return group_digits(r.sm_count); }},
+      {"generations.cores", 2, true, [](const GenerationRow& r) { return group_digits(r.fp32_cores); }},
+      {"generations.fp32", 0, true, [](const GenerationRow& r) { return format_sig3(r.fp32_tflops); }},
+      {"generations.tensor_cores", 1, true,
        [&](const GenerationRow& r) { return r.tensor_cores > 0 ? group_digits(r.tensor_cores) : none; }},
-      {"generations.tensor", false, true,
+      {"generations.tensor", 0, true,
        [&](const GenerationRow& r) {
          return r.tensor_tflops > 0 ? fmt::format("{} {}", format_sig3(r.tensor_tflops), r.tensor_format) : none;
        }},
-      {"generations.bandwidth", true, true,
+      {"generations.bandwidth", 3, true,
        [](const GenerationRow& r) { return group_digits(static_cast<long long>(r.memory_bandwidth_gbs + 0.5)); }},
   };
 
@@ -77,7 +81,13 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
     for (const auto& r : rows) w = std::max(w, ImGui::CalcTextSize(c.text(r).c_str()).x);
     return w;
   };
+  // Six digits' width draws the B200's tensor bar 18 times the V100's FP32 one: the ratios still
+  // read. The column's header is the short one where the long one does not fit.
   const auto chart_least = [&] {
+    return std::max(ImGui::CalcTextSize("000000").x, ImGui::CalcTextSize(tr("generations.chart_short", lang)).x + pad);
+  };
+  // Grown for a projector, the table keeps the chart wider: there the bars are the point.
+  const auto chart_roomy = [&] {
     return std::max(ImGui::CalcTextSize("0000000000").x, ImGui::CalcTextSize(tr("generations.chart", lang)).x + pad);
   };
   // With room to spare (a lesson step that gives the table the screen), it is drawn larger, up to
@@ -87,7 +97,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   if (grow) {
     float text_w = 0;  // every column's widest cell at the UI's size, without its padding
     for (const auto& c : all) text_w += widest(c);
-    const float chart_w = chart_least();
+    const float chart_w = chart_roomy();
     const auto fits_at = [&](float g) {
       const float note_h = ImGui::CalcTextSize(tr("generations.note", lang), nullptr, false, size.x / g).y * g;
       const float h = note_h + style.ItemSpacing.y * 3 + font_h * g + style.CellPadding.y * 2 +
@@ -111,7 +121,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   }
 
   // Columns as wide as their widest cell, then the bar chart in what is left; drop the optional
-  // columns, last first, while the chart would be narrower than its minimum.
+  // columns in their drop_order while the chart would be narrower than its minimum.
   const float chart_min = chart_least();  // at the size the table starts at
   std::vector<float> widths;
   for (const auto& c : all) widths.push_back(widest(c) + pad);
@@ -122,11 +132,11 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
     return t;
   };
   dropped_columns = 0;
-  for (std::size_t i = all.size(); i-- > 0 && total() + chart_min > size.x;) {
-    if (all[i].optional) {
-      shown[i] = false;
-      ++dropped_columns;
-    }
+  for (int order = 1; total() + chart_min > size.x; ++order) {
+    const auto next = std::find_if(all.begin(), all.end(), [&](const Column& c) { return c.drop_order == order; });
+    if (next == all.end()) break;
+    shown[static_cast<std::size_t>(next - all.begin())] = false;
+    ++dropped_columns;
   }
   // Still wider than the panel without the optional columns (a window of 640x480): the text is
   // drawn smaller until the rest fit, rather than cut ("SMs" to "S", 148 to 14).
@@ -136,6 +146,8 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
     for (std::size_t i = 0; i < all.size(); ++i) widths[i] = widest(all[i]) + pad;
   }
   const bool chart = total() + chart_least() <= size.x;
+  const bool chart_header_long =
+      chart && total() + ImGui::CalcTextSize(tr("generations.chart", lang)).x + pad <= size.x;
 
   double bar_max = 0;
   for (const auto& r : rows) bar_max = std::max({bar_max, r.fp32_tflops, r.tensor_tflops});
@@ -143,8 +155,33 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   columns.clear();
   row_ids.clear();
   marked = current;
+  // Rows share the height the panel has (up to twice a text line), so the table fills a projector
+  // screen instead of a strip at its top; 2 px a row are left for its border and rounding.
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float text_h = ImGui::GetTextLineHeight();
+  const float row_min = tight ? text_h + row_fixed : line;
+  const float cell_pad_y = tight ? 0 : style.CellPadding.y;
+  const auto row_height = [&](float table_h) {
+    return std::clamp((table_h - text_h - row_fixed - style.ItemSpacing.y) / std::max<std::size_t>(1, rows.size()) - 2,
+                      row_min, 2.0f * line);
+  };
+  // Too narrow for the chart's column (the table beside the real run at 2x text), the bars go
+  // under each row's figures, across the table, where the rows have the height for them: the
+  // note says there are bars, so there must be bars, or the note does not say it.
+  const float bar_gap = std::max(2.0f, 0.15f * text_h);
+  const auto bar_under_h = [&](float row_h) {
+    return std::min(row_h - 2 * cell_pad_y - 2 - text_h - bar_gap, 0.6f * text_h);
+  };
+  const char* note_key = tight ? "generations.note_short" : "generations.note";
+  bars = chart ? "column" : "none";
+  if (!chart) {
+    const float note_h = ImGui::CalcTextSize(tr(note_key, lang), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+    const float table_h = ImGui::GetContentRegionAvail().y - note_h - style.ItemSpacing.y;
+    if (bar_under_h(row_height(table_h)) >= std::max(4.0f, 0.25f * text_h)) bars = "under";
+    else note_key = tight ? "generations.note_short_nobars" : "generations.note_nobars";
+  }
   // Squeezed, the note keeps what the figures are (computed, and from where) in fewer words.
-  ImGui::TextWrapped("%s", tr(tight ? "generations.note_short" : "generations.note", lang));
+  ImGui::TextWrapped("%s", tr(note_key, lang));
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY;
   const int ncols = static_cast<int>(std::count(shown.begin(), shown.end(), true)) + (chart ? 1 : 0);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -162,17 +199,14 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
     columns.push_back(all[i].key);
   }
   if (chart) {
-    ImGui::TableSetupColumn(tr("generations.chart", lang), ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn(tr(chart_header_long ? "generations.chart" : "generations.chart_short", lang),
+                            ImGuiTableColumnFlags_WidthStretch);
     columns.push_back("generations.chart");
   }
   ImGui::TableHeadersRow();
-  // Rows share the height the panel has (up to twice a text line), so the table fills a projector
-  // screen instead of a strip at its top; 2 px a row are left for its border and rounding.
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float row_min = tight ? ImGui::GetTextLineHeight() + row_fixed : line;
-  const float header_h = ImGui::GetTextLineHeight() + row_fixed;
-  const float row_h =
-      std::clamp((avail.y - header_h - style.ItemSpacing.y) / std::max<std::size_t>(1, rows.size()) - 2, row_min, 2.0f * line);
+  const float row_h = row_height(avail.y);
+  const bool under = bars == "under";
+  const float under_h = under ? bar_under_h(row_h) : 0;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImVec4 tensor_colour = colour_simulated();
   tensor_colour.w = 0.75f;
@@ -185,10 +219,17 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
     ImGui::TableNextRow(ImGuiTableRowFlags_None, row_h);
     const bool is_current = r.id == current;
     if (is_current) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, ImGui::ColorConvertFloat4ToU32(mark));
-    const float text_dy = std::max(0.0f, (row_h - ImGui::GetTextLineHeight()) * 0.5f);
+    // Under: the figures and the bars below them centred together in the row.
+    const float text_dy =
+        std::max(0.0f, (row_h - 2 * cell_pad_y - text_h - (under ? bar_gap + under_h : 0)) * 0.5f);
+    float row_x = 0, row_y = 0;  // the first cell's content corner, on screen
     for (std::size_t i = 0; i < all.size(); ++i) {
       if (!shown[i]) continue;
       ImGui::TableNextColumn();
+      if (row_x == 0) {
+        row_x = ImGui::GetCursorScreenPos().x;
+        row_y = ImGui::GetCursorScreenPos().y;
+      }
       const std::string text = all[i].text(r);
       ImGui::SetCursorPosY(ImGui::GetCursorPosY() + text_dy);
       if (all[i].numeric) {
@@ -198,13 +239,9 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
       }
       ImGui::TextUnformatted(text.c_str());
     }
-    if (chart) {
-      // Tensor peak as a coloured bar, FP32 peak as a thin bar over it, both on one linear scale:
-      // from the V100 on, the FP32 bar is a sliver of the tensor bar.
-      ImGui::TableNextColumn();
-      const ImVec2 at = ImGui::GetCursorScreenPos();
-      const float full = ImGui::GetContentRegionAvail().x;
-      const float h = row_h - ImGui::GetStyle().CellPadding.y * 2;
+    // Tensor peak as a coloured bar, FP32 peak as a thin bar over it, both on one linear scale:
+    // from the V100 on, the FP32 bar is a sliver of the tensor bar.
+    const auto draw_bars = [&](ImVec2 at, float full, float h) {
       auto bar = [&](double v, float y0, float y1, ImU32 col) {
         if (v > 0 && bar_max > 0)
           dl->AddRectFilled(ImVec2(at.x, at.y + y0), ImVec2(at.x + std::max(2.0f, static_cast<float>(full * v / bar_max)), at.y + y1),
@@ -212,7 +249,21 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
       };
       bar(r.tensor_tflops, h * 0.1f, h * 0.9f, bar_tensor);
       bar(r.fp32_tflops, h * 0.38f, h * 0.62f, bar_fp32);
+    };
+    if (chart) {
+      ImGui::TableNextColumn();
+      const float full = ImGui::GetContentRegionAvail().x;
+      const float h = row_h - cell_pad_y * 2;
+      draw_bars(ImGui::GetCursorScreenPos(), full, h);
       ImGui::Dummy(ImVec2(full, h));
+    } else if (under) {
+      // Across every column: drawn with the table's inner edge as the clip rectangle, not the
+      // last column's.
+      const ImRect edge = ImGui::GetCurrentTable()->InnerClipRect;
+      const float full = edge.Max.x - style.CellPadding.x - row_x;
+      dl->PushClipRect(edge.Min, edge.Max, false);
+      draw_bars(ImVec2(row_x, row_y + text_dy + text_h + bar_gap - 0.1f * under_h / 0.8f), full, under_h / 0.8f);
+      dl->PopClipRect();
     }
   }
   ImGui::EndTable();
@@ -223,7 +274,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
 
 nlohmann::json GenerationsPanel::state() const {
   return {{"shown", drawn},           {"columns", columns},       {"rows", row_ids}, {"marked", marked},
-          {"dropped_columns", dropped_columns}, {"font_scale", font_scale}};
+          {"dropped_columns", dropped_columns}, {"font_scale", font_scale}, {"bars", bars}};
 }
 
 }  // namespace ws::app

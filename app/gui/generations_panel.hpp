@@ -24,6 +24,10 @@ struct GenerationsPanel {
   // The table's text against the UI's: below 1 where it was drawn smaller to keep every row in
   // sight, above where it had room to be drawn larger in large_font.
   float font_scale = 1;
+  // Where the peaks' bars went: "column" (a column of their own), "under" (below each row's
+  // figures, where the panel is too narrow for the column) or "none" (the note then says nothing
+  // of bars).
+  std::string bars = "column";
   // A font rasterised larger than the UI's (the projector caption's), or null: set before draw.
   ImFont* large_font = nullptr;
 

@@ -59,10 +59,20 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   // The estimate is what the table then takes (measured at 1280x720 with 2x text, English and
   // Korean): every spare line it kept made the text smaller, down to less than the UI's 1x size.
   const float row_fixed = 2;
+  // Too narrow for the headers on one line, each goes on two ("FP32" over "TFLOP/s"): its figures
+  // are narrower than it is, and the table's text need not shrink for a header.
+  bool two_line_headers = false;
+  const auto header_text = [&](const char* key) {
+    std::string h = tr(key, lang);
+    if (two_line_headers)
+      if (const auto space = h.rfind(' '); space != std::string::npos) h[space] = '\n';
+    return h;
+  };
   const auto height_at = [&](float scale) {
     const float note_h =
         ImGui::CalcTextSize(tr("generations.note_short", lang), nullptr, false, size.x / scale).y * scale + style.ItemSpacing.y;
-    return note_h + (static_cast<float>(rows.size()) + 1) * (font_h * scale + row_fixed) + style.ItemSpacing.y;
+    return note_h + (static_cast<float>(rows.size()) + (two_line_headers ? 2 : 1)) * (font_h * scale + row_fixed) +
+           style.ItemSpacing.y;
   };
   const float room = ImGui::GetContentRegionAvail().y;
   // At full size a row is at least a line with its spacing, and the header has its cell padding.
@@ -75,9 +85,12 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   if (tight)
     while (font_scale > 0.4f && height_at(font_scale) > room) font_scale *= 0.97f;
   // A column's widest cell (its header included) and the chart's least width, at the font in use.
-  const float pad = style.CellPadding.x * 2 + style.ItemSpacing.x;
+  // What a table column takes beside its text: its cell padding on both sides (there are no
+  // vertical borders), and a pixel for rounding. Counting ItemSpacing as well, as this did, left
+  // 80 px of a 711 px panel empty at 2x text while the text was drawn smaller to "fit".
+  const float pad = style.CellPadding.x * 2 + 1;
   const auto widest = [&](const Column& c) {
-    float w = ImGui::CalcTextSize(tr(c.key, lang)).x;
+    float w = ImGui::CalcTextSize(header_text(c.key).c_str()).x;
     for (const auto& r : rows) w = std::max(w, ImGui::CalcTextSize(c.text(r).c_str()).x);
     return w;
   };
@@ -123,6 +136,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   // Columns as wide as their widest cell, then the bar chart in what is left; drop the optional
   // columns in their drop_order while the chart would be narrower than its minimum.
   const float chart_min = chart_least();  // at the size the table starts at
+  const float chart_roomy_w = chart_roomy();
   std::vector<float> widths;
   for (const auto& c : all) widths.push_back(widest(c) + pad);
   std::vector<bool> shown(all.size(), true);
@@ -131,8 +145,30 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
     for (std::size_t i = 0; i < all.size(); ++i) t += shown[i] ? widths[i] : 0;
     return t;
   };
+  // Headers on two lines before a column gives way or the text shrinks, and before the chart is
+  // drawn narrower than it is roomy (at 1920x1080 with 2x text the generations step's "long bars"
+  // were 125 px) where the rows have the height for the header's second line. Where they have not,
+  // that line comes out of the rows' text, so only when the table does not fit otherwise.
+  // Half a line to spare: at 1024x768 with 2x text the estimate left the table 9 px short.
+  const auto fits_two_lines = [&] {
+    two_line_headers = true;
+    const bool fits = height_at(font_scale) + 0.5f * font_h * font_scale <= room;
+    two_line_headers = false;
+    return fits;
+  };
+  const bool too_wide = total() + chart_min > size.x;
+  if (too_wide || (total() + chart_roomy_w > size.x && (!tight || fits_two_lines()))) {
+    two_line_headers = true;
+    for (std::size_t i = 0; i < all.size(); ++i) widths[i] = widest(all[i]) + pad;
+    if (tight)
+      while (font_scale > 0.4f && height_at(font_scale) + 0.5f * font_h * font_scale > room) {
+        font_scale *= 0.97f;
+        ImGui::SetWindowFontScale(font_scale);
+        for (std::size_t i = 0; i < all.size(); ++i) widths[i] = widest(all[i]) + pad;
+      }
+  }
   dropped_columns = 0;
-  for (int order = 1; total() + chart_min > size.x; ++order) {
+  for (int order = 1; total() + chart_least() > size.x; ++order) {
     const auto next = std::find_if(all.begin(), all.end(), [&](const Column& c) { return c.drop_order == order; });
     if (next == all.end()) break;
     shown[static_cast<std::size_t>(next - all.begin())] = false;
@@ -141,7 +177,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   // Still wider than the panel without the optional columns (a window of 640x480): the text is
   // drawn smaller until the rest fit, rather than cut ("SMs" to "S", 148 to 14).
   while (total() > size.x && font_scale > 0.4f) {
-    font_scale *= 0.95f;
+    font_scale *= 0.98f;
     ImGui::SetWindowFontScale(font_scale);
     for (std::size_t i = 0; i < all.size(); ++i) widths[i] = widest(all[i]) + pad;
   }
@@ -154,6 +190,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
 
   columns.clear();
   row_ids.clear();
+  chart_px = 0;
   marked = current;
   // Rows share the height the panel has (up to twice a text line), so the table fills a projector
   // screen instead of a strip at its top; 2 px a row are left for its border and rounding.
@@ -161,9 +198,10 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   const float text_h = ImGui::GetTextLineHeight();
   const float row_min = tight ? text_h + row_fixed : line;
   const float cell_pad_y = tight ? 0 : style.CellPadding.y;
+  const float header_h = (two_line_headers ? 2 : 1) * text_h + row_fixed;
   const auto row_height = [&](float table_h) {
-    return std::clamp((table_h - text_h - row_fixed - style.ItemSpacing.y) / std::max<std::size_t>(1, rows.size()) - 2,
-                      row_min, 2.0f * line);
+    return std::clamp((table_h - header_h - style.ItemSpacing.y) / std::max<std::size_t>(1, rows.size()) - 2, row_min,
+                      2.0f * line);
   };
   // Too narrow for the chart's column (the table beside the real run at 2x text), the bars go
   // under each row's figures, across the table, where the rows have the height for them: the
@@ -195,7 +233,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   ImGui::TableSetupScrollFreeze(0, 1);
   for (std::size_t i = 0; i < all.size(); ++i) {
     if (!shown[i]) continue;
-    ImGui::TableSetupColumn(tr(all[i].key, lang), ImGuiTableColumnFlags_WidthFixed, widths[i] - pad);
+    ImGui::TableSetupColumn(header_text(all[i].key).c_str(), ImGuiTableColumnFlags_WidthFixed, widths[i] - pad);
     columns.push_back(all[i].key);
   }
   if (chart) {
@@ -253,6 +291,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
     if (chart) {
       ImGui::TableNextColumn();
       const float full = ImGui::GetContentRegionAvail().x;
+      chart_px = full;
       const float h = row_h - cell_pad_y * 2;
       draw_bars(ImGui::GetCursorScreenPos(), full, h);
       ImGui::Dummy(ImVec2(full, h));
@@ -261,6 +300,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
       // last column's.
       const ImRect edge = ImGui::GetCurrentTable()->InnerClipRect;
       const float full = edge.Max.x - style.CellPadding.x - row_x;
+      chart_px = full;
       dl->PushClipRect(edge.Min, edge.Max, false);
       draw_bars(ImVec2(row_x, row_y + text_dy + text_h + bar_gap - 0.1f * under_h / 0.8f), full, under_h / 0.8f);
       dl->PopClipRect();
@@ -274,7 +314,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
 
 nlohmann::json GenerationsPanel::state() const {
   return {{"shown", drawn},           {"columns", columns},       {"rows", row_ids}, {"marked", marked},
-          {"dropped_columns", dropped_columns}, {"font_scale", font_scale}, {"bars", bars}};
+          {"dropped_columns", dropped_columns}, {"font_scale", font_scale}, {"bars", bars}, {"chart_px", chart_px}};
 }
 
 }  // namespace ws::app

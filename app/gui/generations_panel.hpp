@@ -28,6 +28,7 @@ struct GenerationsPanel {
   // figures, where the panel is too narrow for the column) or "none" (the note then says nothing
   // of bars).
   std::string bars = "column";
+  float chart_px = 0;  // the longest bar's length: the chart's width, 0 without bars
   // A font rasterised larger than the UI's (the projector caption's), or null: set before draw.
   ImFont* large_font = nullptr;
 

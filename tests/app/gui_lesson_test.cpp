@@ -308,6 +308,10 @@ TEST_F(GuiLesson, TheGenerationsTableBesideTheRealRunStillDrawsItsBars) {
       ASSERT_TRUE(s["generations"]["shown"].get<bool>()) << lang << window;
       const auto bars = s["generations"].value("bars", std::string());
       EXPECT_TRUE(bars == "column" || bars == "under") << lang << window << s["generations"].dump();
+      // Headers on two lines, and no spacing counted that a table does not have: the text was
+      // drawn at 0.49 and 0.81 of the 2x font here, with 80 px of the panel left empty.
+      EXPECT_GE(s["generations"]["font_scale"].get<double>(), std::string(window) == "1280x720" ? 0.6 : 0.9)
+          << lang << window;
       EXPECT_EQ(s["clipped_text"]["count"], 0) << lang << window << s["clipped_text"].dump();
     }
   }
@@ -333,6 +337,9 @@ TEST_F(GuiLesson, TheGenerationsStepGrowsTheTableWhereThereIsRoom) {
     const auto& cols = big2x["generations"]["columns"];
     EXPECT_NE(std::find(cols.begin(), cols.end(), "generations.bandwidth"), cols.end()) << lang << cols.dump();
     EXPECT_EQ(big2x["generations"]["bars"], "column") << lang;
+    // ...and the caption's "long bars" are long: ten digits' width at least (the chart was 125 px
+    // there when every column was kept on one-line headers). 34 px: the 2x font.
+    EXPECT_GE(big2x["generations"]["chart_px"].get<double>(), 10 * 0.55 * 34) << lang << big2x["generations"].dump();
     const auto small = state_of(step + "--window 1280x720 --ui-scale 2");
     EXPECT_LT(small["generations"]["font_scale"].get<double>(), 1.0) << lang;
     // ...but not below the UI's 1x size (half its 2x font): it was 15 px there, under the 1x

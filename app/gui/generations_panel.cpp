@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 #include <fmt/format.h>
 #include <imgui_internal.h>
@@ -94,8 +95,8 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
     for (const auto& r : rows) w = std::max(w, ImGui::CalcTextSize(c.text(r).c_str()).x);
     return w;
   };
-  // Six digits' width draws the B200's tensor bar 18 times the V100's FP32 one: the ratios still
-  // read. The column's header is the short one where the long one does not fit.
+  // Six digits' width still shows the V100's tensor bar beside the B200's, 18 times as long
+  // (125 against 2,255 TFLOP/s). The column's header is the short one where the long one does not fit.
   const auto chart_least = [&] {
     return std::max(ImGui::CalcTextSize("000000").x, ImGui::CalcTextSize(tr("generations.chart_short", lang)).x + pad);
   };
@@ -260,14 +261,11 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
     // Under: the figures and the bars below them centred together in the row.
     const float text_dy =
         std::max(0.0f, (row_h - 2 * cell_pad_y - text_h - (under ? bar_gap + under_h : 0)) * 0.5f);
-    float row_x = 0, row_y = 0;  // the first cell's content corner, on screen
+    std::optional<ImVec2> row_corner;  // the first cell's content corner, on screen
     for (std::size_t i = 0; i < all.size(); ++i) {
       if (!shown[i]) continue;
       ImGui::TableNextColumn();
-      if (row_x == 0) {
-        row_x = ImGui::GetCursorScreenPos().x;
-        row_y = ImGui::GetCursorScreenPos().y;
-      }
+      if (!row_corner) row_corner = ImGui::GetCursorScreenPos();
       const std::string text = all[i].text(r);
       ImGui::SetCursorPosY(ImGui::GetCursorPosY() + text_dy);
       if (all[i].numeric) {
@@ -299,10 +297,12 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
       // Across every column: drawn with the table's inner edge as the clip rectangle, not the
       // last column's.
       const ImRect edge = ImGui::GetCurrentTable()->InnerClipRect;
-      const float full = edge.Max.x - style.CellPadding.x - row_x;
+      const ImVec2 corner = row_corner.value_or(ImGui::GetCursorScreenPos());
+      const float full = edge.Max.x - style.CellPadding.x - corner.x;
       chart_px = full;
       dl->PushClipRect(edge.Min, edge.Max, false);
-      draw_bars(ImVec2(row_x, row_y + text_dy + text_h + bar_gap - 0.1f * under_h / 0.8f), full, under_h / 0.8f);
+      // draw_bars fills 0.1..0.9 of the height it is given with the tensor bar.
+      draw_bars(ImVec2(corner.x, corner.y + text_dy + text_h + bar_gap - 0.1f * under_h / 0.8f), full, under_h / 0.8f);
       dl->PopClipRect();
     }
   }

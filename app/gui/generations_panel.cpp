@@ -69,11 +69,10 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
       if (const auto space = h.rfind(' '); space != std::string::npos) h[space] = '\n';
     return h;
   };
-  const auto height_at = [&](float scale) {
+  const auto height_at = [&](float scale, int header_lines = 1) {
     const float note_h =
         ImGui::CalcTextSize(tr("generations.note_short", lang), nullptr, false, size.x / scale).y * scale + style.ItemSpacing.y;
-    return note_h + (static_cast<float>(rows.size()) + (two_line_headers ? 2 : 1)) * (font_h * scale + row_fixed) +
-           style.ItemSpacing.y;
+    return note_h + static_cast<float>(rows.size() + header_lines) * (font_h * scale + row_fixed) + style.ItemSpacing.y;
   };
   const float room = ImGui::GetContentRegionAvail().y;
   // At full size a row is at least a line with its spacing, and the header has its cell padding.
@@ -85,11 +84,11 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   font_scale = 1;
   if (tight)
     while (font_scale > 0.4f && height_at(font_scale) > room) font_scale *= 0.97f;
-  // A column's widest cell (its header included) and the chart's least width, at the font in use.
   // What a table column takes beside its text: its cell padding on both sides (there are no
   // vertical borders), and a pixel for rounding. Counting ItemSpacing as well, as this did, left
   // 80 px of a 711 px panel empty at 2x text while the text was drawn smaller to "fit".
   const float pad = style.CellPadding.x * 2 + 1;
+  // A column's widest cell (its header included) and the chart's least width, at the font in use.
   const auto widest = [&](const Column& c) {
     float w = ImGui::CalcTextSize(header_text(c.key).c_str()).x;
     for (const auto& r : rows) w = std::max(w, ImGui::CalcTextSize(c.text(r).c_str()).x);
@@ -136,10 +135,16 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
 
   // Columns as wide as their widest cell, then the bar chart in what is left; drop the optional
   // columns in their drop_order while the chart would be narrower than its minimum.
-  const float chart_min = chart_least();  // at the size the table starts at
-  const float chart_roomy_w = chart_roomy();
-  std::vector<float> widths;
-  for (const auto& c : all) widths.push_back(widest(c) + pad);
+  std::vector<float> widths(all.size());
+  const auto measure = [&] {
+    for (std::size_t i = 0; i < all.size(); ++i) widths[i] = widest(all[i]) + pad;
+  };
+  const auto shrink_text = [&](float by) {
+    font_scale *= by;
+    ImGui::SetWindowFontScale(font_scale);
+    measure();
+  };
+  measure();
   std::vector<bool> shown(all.size(), true);
   auto total = [&] {
     float t = 0;
@@ -151,22 +156,13 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   // were 125 px) where the rows have the height for the header's second line. Where they have not,
   // that line comes out of the rows' text, so only when the table does not fit otherwise.
   // Half a line to spare: at 1024x768 with 2x text the estimate left the table 9 px short.
-  const auto fits_two_lines = [&] {
+  const auto fits_two_lines = [&] { return height_at(font_scale, 2) + 0.5f * font_h * font_scale <= room; };
+  const bool too_wide = total() + chart_least() > size.x;
+  if (too_wide || (total() + chart_roomy() > size.x && (!tight || fits_two_lines()))) {
     two_line_headers = true;
-    const bool fits = height_at(font_scale) + 0.5f * font_h * font_scale <= room;
-    two_line_headers = false;
-    return fits;
-  };
-  const bool too_wide = total() + chart_min > size.x;
-  if (too_wide || (total() + chart_roomy_w > size.x && (!tight || fits_two_lines()))) {
-    two_line_headers = true;
-    for (std::size_t i = 0; i < all.size(); ++i) widths[i] = widest(all[i]) + pad;
+    measure();
     if (tight)
-      while (font_scale > 0.4f && height_at(font_scale) + 0.5f * font_h * font_scale > room) {
-        font_scale *= 0.97f;
-        ImGui::SetWindowFontScale(font_scale);
-        for (std::size_t i = 0; i < all.size(); ++i) widths[i] = widest(all[i]) + pad;
-      }
+      while (font_scale > 0.4f && !fits_two_lines()) shrink_text(0.97f);
   }
   dropped_columns = 0;
   for (int order = 1; total() + chart_least() > size.x; ++order) {
@@ -177,11 +173,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   }
   // Still wider than the panel without the optional columns (a window of 640x480): the text is
   // drawn smaller until the rest fit, rather than cut ("SMs" to "S", 148 to 14).
-  while (total() > size.x && font_scale > 0.4f) {
-    font_scale *= 0.98f;
-    ImGui::SetWindowFontScale(font_scale);
-    for (std::size_t i = 0; i < all.size(); ++i) widths[i] = widest(all[i]) + pad;
-  }
+  while (total() > size.x && font_scale > 0.4f) shrink_text(0.98f);
   const bool chart = total() + chart_least() <= size.x;
   const bool chart_header_long =
       chart && total() + ImGui::CalcTextSize(tr("generations.chart", lang)).x + pad <= size.x;
@@ -212,11 +204,11 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
     return std::min(row_h - 2 * cell_pad_y - 2 - text_h - bar_gap, 0.6f * text_h);
   };
   const char* note_key = tight ? "generations.note_short" : "generations.note";
-  bars = chart ? "column" : "none";
+  bars = chart ? Bars::column : Bars::none;
   if (!chart) {
     const float note_h = ImGui::CalcTextSize(tr(note_key, lang), nullptr, false, ImGui::GetContentRegionAvail().x).y;
     const float table_h = ImGui::GetContentRegionAvail().y - note_h - style.ItemSpacing.y;
-    if (bar_under_h(row_height(table_h)) >= std::max(4.0f, 0.25f * text_h)) bars = "under";
+    if (bar_under_h(row_height(table_h)) >= std::max(4.0f, 0.25f * text_h)) bars = Bars::under;
     else note_key = tight ? "generations.note_short_nobars" : "generations.note_nobars";
   }
   // Squeezed, the note keeps what the figures are (computed, and from where) in fewer words.
@@ -244,7 +236,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   }
   ImGui::TableHeadersRow();
   const float row_h = row_height(avail.y);
-  const bool under = bars == "under";
+  const bool under = bars == Bars::under;
   const float under_h = under ? bar_under_h(row_h) : 0;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImVec4 tensor_colour = colour_simulated();
@@ -314,7 +306,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
 
 nlohmann::json GenerationsPanel::state() const {
   return {{"shown", drawn},           {"columns", columns},       {"rows", row_ids}, {"marked", marked},
-          {"dropped_columns", dropped_columns}, {"font_scale", font_scale}, {"bars", bars}, {"chart_px", chart_px}};
+          {"dropped_columns", dropped_columns}, {"font_scale", font_scale}, {"bars", bars == Bars::column ? "column" : bars == Bars::under ? "under" : "none"}, {"chart_px", chart_px}};
 }
 
 }  // namespace ws::app

@@ -24,10 +24,10 @@ struct GenerationsPanel {
   // The table's text against the UI's: below 1 where it was drawn smaller to keep every row in
   // sight, above where it had room to be drawn larger in large_font.
   float font_scale = 1;
-  // Where the peaks' bars went: "column" (a column of their own), "under" (below each row's
-  // figures, where the panel is too narrow for the column) or "none" (the note then says nothing
-  // of bars).
-  std::string bars = "column";
+  // Where the peaks' bars went: a column of their own, below each row's figures (where the panel
+  // is too narrow for the column), or nowhere (the note then says nothing of bars).
+  enum class Bars { column, under, none };
+  Bars bars = Bars::column;
   float chart_px = 0;  // the longest bar's length: the chart's width, 0 without bars
   // A font rasterised larger than the UI's (the projector caption's), or null: set before draw.
   ImFont* large_font = nullptr;

@@ -359,13 +359,21 @@ void draw_elsewhere(RealRunView& view, bool clean) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour_elsewhere());
     if (ImGui::BeginTable(fmt::format("elsewhere{}", table_id++).c_str(), 6,
                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
-      // Every column's widest cell, the kernels' names among them.
+      // The rows shown, formatted once: every column's widest cell (the kernels' names among them)
+      // sets the headers, then the same cells are drawn.
+      struct ShownRow {
+        const kernels::JobResult* result;
+        std::string shape;
+        FigureCells figures;
+      };
+      std::vector<ShownRow> shown;
       std::vector<float> cells_w(6, 0.0f);
       for (const auto& r : run.results) {
         if (condensed && &r != only) continue;
+        shown.push_back({&r, format_shape(r.shape), figure_cells(r)});
         cells_w[0] = std::max(cells_w[0], ImGui::CalcTextSize(r.kernel.c_str()).x);
-        cells_w[1] = std::max(cells_w[1], ImGui::CalcTextSize(format_shape(r.shape).c_str()).x);
-        widen_to(cells_w, figure_cells(r), 2);
+        cells_w[1] = std::max(cells_w[1], ImGui::CalcTextSize(shown.back().shape.c_str()).x);
+        widen_to(cells_w, shown.back().figures, 2);
       }
       const auto headers =
           fitting_headers(0,
@@ -375,16 +383,15 @@ void draw_elsewhere(RealRunView& view, bool clean) {
       if (headers.text_scale < 1) ImGui::SetWindowFontScale(headers.text_scale);
       headers.setup();
       ImGui::TableHeadersRow();
-      for (const auto& r : run.results) {
-        if (condensed && &r != only) continue;
+      for (const auto& row : shown) {
         ++view.elsewhere_rows_shown;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r.kernel.c_str());
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", run.label(r, ui_language()).c_str());
+        ImGui::TextUnformatted(row.result->kernel.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", run.label(*row.result, ui_language()).c_str());
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(format_shape(r.shape).c_str());
-        draw_figure_cells(r, figure_cells(r));
+        ImGui::TextUnformatted(row.shape.c_str());
+        draw_figure_cells(*row.result, row.figures);
       }
       ImGui::EndTable();
       if (headers.text_scale < 1) ImGui::SetWindowFontScale(1.0f);

@@ -249,7 +249,7 @@ void draw_folded_controls(RealRunView& view) {
   const std::string cpu = c.cpu_kernel.empty() ? T("run.none") : c.cpu_kernel;
   const std::string gpu = c.gpu_kernel.empty() ? T("run.none") : c.gpu_kernel;
   const std::string shape = format_shape(c.shape);
-  const std::string text = cpu_kernel && cpu_kernel->uses_threads ? TF("control.real_folded_threads", shape, cpu, c.threads, gpu)
+  const std::string text = cpu_kernel && cpu_kernel->uses_threads ? TF(c.threads == 1 ? "control.real_folded_one_thread" : "control.real_folded_threads", shape, cpu, c.threads, gpu)
                                                                   : TF("control.real_folded", shape, cpu, gpu);
   // Longer kernel names take the button's second line rather than lose the GPU's.
   if (wrapped_button(text, "unfold_real_controls")) view.controls_unfolded = true;
@@ -405,7 +405,7 @@ void draw_elsewhere(RealRunView& view, bool clean) {
 // This machine's CPU, the OpenBLAS core, and what GPU (CUDA, else OpenGL) there is or why none.
 void draw_hardware_lines() {
   const auto& cpu = kernels::cpu_info();
-  ImGui::TextWrapped("%s", TF("run.cpu_line", cpu.name, cpu.cores, cpu.simd).c_str());
+  ImGui::TextWrapped("%s", TF(cpu.cores == 1 ? "run.cpu_line_one" : "run.cpu_line", cpu.name, cpu.cores, cpu.simd).c_str());
   // The kernel cpu-blas really runs, and the one OpenBLAS would have run when warpscope corrected it.
   if (const auto blas = kernels::blas_core_state(); blas.core != "none")
     ImGui::TextWrapped("%s", openblas_core_words(blas, ui_language()).c_str());

@@ -117,7 +117,7 @@ const char* basis_words(IntensityBasis b) {
 }
 
 std::string here_where(const kernels::JobResult& r) {
-  if (r.device == kernels::Device::cpu) return TF("roofline.where_cpu", r.threads);
+  if (r.device == kernels::Device::cpu) return TF(r.threads == 1 ? "roofline.where_cpu_one" : "roofline.where_cpu", r.threads);
   if (r.software_renderer) return TF("roofline.where_software", r.device_name);
   return TF("roofline.where_gpu", r.device_name);
 }
@@ -216,7 +216,8 @@ void RooflinePanel::draw(ImVec2 size, const RealRunView& real, const SimSession&
       elsewhere_rows.push_back(run.file_label(ui_language()));
     else if (count > 0)
       elsewhere_rows.push_back(
-          fmt::format(fmt::runtime(T("roofline.elsewhere")), device, run.host, run.short_date(), count));
+          fmt::format(fmt::runtime(T(count == 1 ? "roofline.elsewhere_one" : "roofline.elsewhere_many")), device,
+                      run.host, run.short_date(), count));
   }
   std::string simulated_row;
   if (s) {
@@ -244,7 +245,9 @@ void RooflinePanel::draw(ImVec2 size, const RealRunView& real, const SimSession&
   std::vector<LegendItem> legend;
   if (here_count > 0 || !compact)  // compact: no row for what is not there yet
     legend.push_back({LegendItem::marker, Source::here, false, colour_measured(),
-                      here_count > 0 ? fmt::format(fmt::runtime(T(compact ? "roofline.here_short" : "roofline.here")), here_count)
+                      here_count > 0 ? fmt::format(fmt::runtime(T(here_count == 1 ? (compact ? "roofline.here_short_one" : "roofline.here_one")
+                                                                                   : (compact ? "roofline.here_short_many" : "roofline.here_many"))),
+                                                   here_count)
                                      : std::string(T("roofline.no_run"))});
   for (const auto& row : elsewhere_rows) legend.push_back({LegendItem::marker, Source::elsewhere, false, colour_elsewhere(), row});
   if (!simulated_row.empty()) legend.push_back({LegendItem::marker, Source::simulated, false, colour_simulated(), simulated_row});

@@ -1,5 +1,7 @@
 #include "gui/text_fit.hpp"
 
+#include <algorithm>
+
 #include <imgui.h>
 
 namespace ws::app {
@@ -55,6 +57,27 @@ std::vector<std::string> wrap_whole_words(const std::string& text, float max_w) 
   }
   if (!line.empty()) lines.push_back(line);
   return lines;
+}
+
+std::string break_at_spaces(const std::string& text, float max_w) {
+  // Each word with the run of spaces before it, kept as written ("cycle 3  =  0.1 ms") where the
+  // line goes on, dropped where it breaks.
+  std::string out, line;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t word_at = text.find_first_not_of(' ', i);
+    if (word_at == std::string::npos) break;
+    const std::size_t word_end = std::min(text.find(' ', word_at), text.size());
+    const std::string gap = text.substr(i, word_at - i), word = text.substr(word_at, word_end - word_at);
+    if (line.empty() || width_of(line + gap + word) <= max_w) {
+      line += (line.empty() ? "" : gap) + word;
+    } else {
+      out += line + "\n";
+      line = word;
+    }
+    i = word_end;
+  }
+  return out + line;
 }
 
 bool wrapped_button(const std::string& text, const char* id) {

@@ -17,6 +17,11 @@ std::string fit_whole_words(const std::string& text, float max_w);
 // left out (it could only be shown cut).
 std::vector<std::string> wrap_whole_words(const std::string& text, float max_w);
 
+// `text` with a line break at each space where the next word would pass `max_w`, and nowhere else:
+// ImGui's own wrapping also breaks after '.' and ',', which splits a figure ("0." / "005561 ms").
+// A word wider than `max_w` keeps a line of its own, whole.
+std::string break_at_spaces(const std::string& text, float max_w);
+
 // `text` in `colour`, wrapped at the window's right edge (over any wrap position pushed): for
 // lines of figures or reasons that at 2x text do not fit on one.
 void wrapped_text(const ImVec4& colour, const std::string& text);

@@ -107,7 +107,7 @@ float timeline_text_height(const TimelineText& t, float width) {
     return t.status.empty() ? 0 : ImGui::CalcTextSize(t.status.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
   const float spacing = ImGui::GetStyle().ItemSpacing.y;
   float h = ImGui::CalcTextSize(t.kernel.c_str(), nullptr, false, width).y + spacing;
-  if (!where_fits_beside(t, width)) h += ImGui::CalcTextSize(t.where.c_str(), nullptr, false, width).y + spacing;
+  if (!where_fits_beside(t, width)) h += ImGui::CalcTextSize(break_at_spaces(t.where, width).c_str()).y + spacing;
   for (const auto* line : {&t.status, &t.finish})
     if (!line->empty()) h += ImGui::GetTextLineHeight() + spacing;
   return h;
@@ -158,8 +158,12 @@ void draw_timeline(SimSession& session, const TimelineText& t, bool clean, Scrub
   const float width = ImGui::GetContentRegionAvail().x;
   wrapped_text(colour_simulated(), t.kernel);
   // Never cut: beside the kernel's name or on lines of its own, wrapped.
-  if (where_fits_beside(t, width)) ImGui::SameLine();
-  ImGui::TextWrapped("%s", t.where.c_str());
+  if (where_fits_beside(t, width)) {
+    ImGui::SameLine();
+    ImGui::TextUnformatted(t.where.c_str());
+  } else {
+    ImGui::TextUnformatted(break_at_spaces(t.where, width).c_str());
+  }
   if (!t.status.empty()) ImGui::TextDisabled("%s", t.status.c_str());
   if (!t.finish.empty()) ImGui::TextColored(colour_simulated(), "%s", t.finish.c_str());
 }

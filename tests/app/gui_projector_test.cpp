@@ -2,6 +2,7 @@
 // growing with the window, the P key and its setting, a HiDPI screen's content scale, and the
 // clipped-text check over every step of both built-in lessons at 1280x720 and 1920x1080, 1x and
 // 2x text. Every run gets a temporary HOME, and the test asserts no settings were written there.
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -178,6 +179,21 @@ TEST_F(GuiProjector, AShortPanelFoldsTheRealRunsControlsSoTheResultsShow) {
     const std::string gflops = ws::app::format_sig3(big["measured"]["cpu"]["gflops"].get<double>());
     EXPECT_TRUE(table_cell_drawn(big, gflops)) << "the results table's CPU row is not on screen: " << gflops;
     EXPECT_EQ(big["clipped_text"]["count"], 0) << clipped_list(big["clipped_text"]);
+    // Where the app breaks a line (the folded button, the timeline's clock), a figure keeps its
+    // unit or noun ("1 thread", "0.005561 ms") and no line ends on a "·".
+    int broken = 0;
+    for (const auto& t : big["clipped_text"]["drawn"]) {
+      const std::string text = t["text"];
+      for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', nl + 1)) {
+        ++broken;
+        const std::string before = text.substr(0, nl), after = text.substr(nl + 1);
+        EXPECT_FALSE(before.ends_with("\xC2\xB7") || before.ends_with("\xC2\xB7 ")) << text;
+        const bool figure_then_word = !before.empty() && std::isdigit(static_cast<unsigned char>(before.back())) &&
+                                      !after.empty() && std::isalpha(static_cast<unsigned char>(after.front()));
+        EXPECT_FALSE(figure_then_word) << text;
+      }
+    }
+    EXPECT_GE(broken, 2) << "the folded button and the timeline's clock each take two lines here";
   }
   for (const char* roomy : {"--window 1280x720", "--window 1920x1080 --ui-scale 1.5"}) {
     const auto s = after_a_run(roomy);

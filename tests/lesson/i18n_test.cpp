@@ -47,6 +47,25 @@ TEST(I18n, EveryKeyHasBothLanguagesWithTheSameArguments) {
     }
 }
 
+// A count is worded for its number ("1 run", "2 runs"), never with an optional plural: the caller
+// picks the key's _one form for 1.
+TEST(I18n, CountsNeverTakeAnOptionalPlural) {
+    for (std::string_view key : ui_keys()) {
+        const std::string_view en = tr(key, Language::en);
+        EXPECT_EQ(en.find("(s)"), std::string_view::npos) << key << ": " << en;
+        EXPECT_EQ(en.find("(es)"), std::string_view::npos) << key << ": " << en;
+    }
+    EXPECT_EQ(trf("roofline.here_one", Language::en, 1).rfind("measured here: 1 run;", 0), 0u);
+    EXPECT_EQ(trf("roofline.here_many", Language::en, 3).rfind("measured here: 3 runs;", 0), 0u);
+    EXPECT_EQ(trf("roofline.elsewhere_one", Language::en, "H200", "host", "2026-11-30", 1),
+              "measured on H200 (host, 2026-11-30): 1 run; minimum traffic");
+    EXPECT_EQ(trf("control.real_folded_one_thread", Language::en, "64³", "cpu-parallel", 1, "none"),
+              "Settings: 64³ ·\u00A0cpu-parallel, 1\u00A0thread ·\u00A0GPU:\u00A0none");
+    EXPECT_EQ(trf("cluster.scaling_one", Language::ko, 1, "1.0", "100", "0"),
+              "GPU 1개: 1.0배 빠름, 효율 100 %; 시간의 0 %가 집합 통신 (시뮬레이션)");
+    EXPECT_EQ(trf("inspector.waiting_barrier_one", Language::en, 1), "waiting at __syncthreads for 1 cycle");
+}
+
 TEST(I18n, LabelsTheBriefAsksFor) {
     EXPECT_STREQ(tr("panel.real_run", Language::en), "Real run");
     EXPECT_STREQ(tr("panel.gpu", Language::en), "Simulated GPU");

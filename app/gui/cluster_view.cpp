@@ -142,9 +142,9 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
   const int n = r.config.gpus;
   // Under the rows: the time axis, the legend and the real split's line, each wrapped to the width.
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float legend_h = ImGui::CalcTextSize(tr("cluster.legend", lang), nullptr, false, width).y;
+  const float legend_h = wrapped_text_size(tr("cluster.legend", lang), width).y;
   const std::string unavailable = real_unavailable_text(lang);
-  const float real_h = !unavailable.empty() ? ImGui::CalcTextSize(unavailable.c_str(), nullptr, false, width).y
+  const float real_h = !unavailable.empty() ? wrapped_text_size(unavailable, width).y
                                             : ImGui::GetFrameHeight() + 2 * ImGui::GetTextLineHeightWithSpacing();
   // Exactly what is drawn after the rows (4 px, the axis's numbers, the legend and the real split,
   // each followed by the item spacing): `bottom` already excludes the window's padding, and the

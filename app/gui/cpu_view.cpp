@@ -93,7 +93,7 @@ float cards_layout_height(int rows) {
 // no line.
 float wrapped_height(const std::string& text, float width) {
   return text.empty() ? 0.0f
-                      : ImGui::CalcTextSize(text.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
+                      : wrapped_text_size(text, width).y + ImGui::GetStyle().ItemSpacing.y;
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "gui/preset_display_name.hpp"
 #include "gui/presentation.hpp"
+#include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
 
 namespace ws::app {
@@ -95,7 +96,7 @@ int inspector_lines(const SimSession& session, const LaneSelection& lane, int cp
   const float line_h = ImGui::GetTextLineHeight();
   int lines = 1;  // the panel's padding
   for (const Line& l : inspector_text(session, lane, cpu_core, width))
-    lines += std::max(1, static_cast<int>(std::lround(ImGui::CalcTextSize(l.text.c_str(), nullptr, false, width).y / line_h)));
+    lines += std::max(1, static_cast<int>(std::lround(wrapped_text_size(l.text, width).y / line_h)));
   // A selection keeps five lines at least, so the panel does not jump as its lines come and go;
   // the hint to click takes only its own, which at 2x text leaves the cores' cards a line more.
   const bool hint_only = !lane.valid() && cpu_core < 0;
@@ -108,7 +109,7 @@ void draw_inspector(const SimSession& session, const LaneSelection& lane, int cp
     if (l.style == Line::heading) ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
     if (l.style == Line::disabled) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ImGui::TextUnformatted(l.text.c_str());
+    text_wrapped(l.text);
     ImGui::PopTextWrapPos();
     if (l.style != Line::plain) ImGui::PopStyleColor();
   }

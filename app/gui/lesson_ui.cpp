@@ -22,6 +22,7 @@
 #include "lesson/facts.hpp"
 #include "core/sim_session.hpp"
 #include "gui/caption_view.hpp"
+#include "gui/text_fit.hpp"
 #include "warpscope/kernels/system_info.hpp"
 
 namespace ws::app {
@@ -416,7 +417,7 @@ void draw_lesson_error(LessonPlayer& player, lesson::Language lang) {
   ImGui::SetNextWindowSize(ImVec2(size.x * 0.6f, 0), ImGuiCond_Appearing);
   bool open = true;
   if (ImGui::Begin(tr("lesson.load_failed", lang), &open)) {
-    ImGui::TextWrapped("%s", player.error().c_str());
+    text_wrapped(player.error());
     ImGui::TextDisabled("%s", tr("lesson.state_kept", lang));
   }
   ImGui::End();

@@ -132,7 +132,7 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
     cpu_label = "CPU";
   }
   const float label_h = line;
-  const float note_h = ImGui::CalcTextSize(note, nullptr, false, full).y;
+  const float note_h = wrapped_text_size(note, full).y;
   // In a panel too short for all of it (2x text on a 720-line screen) the note goes first, then
   // the labels above the matrices: whole lines left out, never half of one cut off.
   const float room = ImGui::GetContentRegionAvail().y;
@@ -158,7 +158,7 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
     if (show_labels) {
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + half);
       ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
-      ImGui::TextWrapped("%s", label.c_str());
+      text_wrapped(label);
       ImGui::PopStyleColor();
       ImGui::PopTextWrapPos();
     }

@@ -330,7 +330,7 @@ std::string elsewhere_label(const MeasuredElsewhere& run) {
 float elsewhere_table_height(const MeasuredElsewhere& run) {
   const float row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
   const float label_h =
-      ImGui::CalcTextSize(elsewhere_label(run).c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+      wrapped_text_size(elsewhere_label(run), ImGui::GetContentRegionAvail().x).y;
   return label_h + 3 * ImGui::GetStyle().ItemSpacing.y + row_h * static_cast<float>(run.results.size() + 1);
 }
 
@@ -405,19 +405,19 @@ void draw_elsewhere(RealRunView& view, bool clean) {
 // This machine's CPU, the OpenBLAS core, and what GPU (CUDA, else OpenGL) there is or why none.
 void draw_hardware_lines() {
   const auto& cpu = kernels::cpu_info();
-  ImGui::TextWrapped("%s", TF(cpu.cores == 1 ? "run.cpu_line_one" : "run.cpu_line", cpu.name, cpu.cores, cpu.simd).c_str());
+  text_wrapped(TF(cpu.cores == 1 ? "run.cpu_line_one" : "run.cpu_line", cpu.name, cpu.cores, cpu.simd));
   // The kernel cpu-blas really runs, and the one OpenBLAS would have run when warpscope corrected it.
   if (const auto blas = kernels::blas_core_state(); blas.core != "none")
-    ImGui::TextWrapped("%s", openblas_core_words(blas, ui_language()).c_str());
+    text_wrapped(openblas_core_words(blas, ui_language()));
   const auto gpu = kernels::gpu_info();
   if (gpu)
-    ImGui::TextWrapped("%s", TF("run.gpu_line", gpu->name, gpu->cc_major, gpu->cc_minor, gpu->sm_count).c_str());
+    text_wrapped(TF("run.gpu_line", gpu->name, gpu->cc_major, gpu->cc_minor, gpu->sm_count));
   else
     wrapped_text(colour_error(), "CUDA: " + kernels_words(kernels::gpu_status(), ui_language()));
   if (!gpu) {
     const auto gl = kernels::gl_info();
     if (gl && !gl->software)
-      ImGui::TextWrapped("GPU (OpenGL): %s", gl->renderer.c_str());
+      text_wrapped("GPU (OpenGL): " + gl->renderer);
     else if (gl)
       wrapped_text(colour_error(), TF("run.gl_software", gl->renderer));
     else
@@ -538,7 +538,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       // The BLAS core in the UI language; the other notes are the CUDA runtime's own, as it wrote them.
       const auto words = detail_words((*r)->detail, kernels::blas_core_state(), ui_language());
-      ImGui::TextWrapped("%s: %s", (*r)->kernel.c_str(), words.c_str());
+      text_wrapped((*r)->kernel + ": " + words);
       ImGui::PopStyleColor();
     }
   }
@@ -569,7 +569,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   // The history gives way with the hardware lines: in a panel that short it would only be cut.
   if (!hardware_hidden) {
     ImGui::Separator();
-    ImGui::TextWrapped("%s", T("label.history"));
+    text_wrapped(T("label.history"));
     constexpr float kHistoryMin = 120, kHistoryMargin = 8;
     view.full_needed_h = ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y + kHistoryMin + kHistoryMargin;
     view.label_references(ui_language());

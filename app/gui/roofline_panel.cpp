@@ -158,7 +158,7 @@ void draw_legend(const std::vector<LegendItem>& items, bool compact, float width
     ImGui::PushStyleColor(ImGuiCol_Text, item.colour);
     // Wrap at the panel's right edge (the item may start mid-row).
     ImGui::PushTextWrapPos(right - ImGui::GetWindowPos().x);
-    ImGui::TextUnformatted(item.text.c_str());
+    text_wrapped(item.text);
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 namespace ws::app {
 
@@ -60,24 +61,60 @@ std::vector<std::string> wrap_whole_words(const std::string& text, float max_w) 
 }
 
 std::string break_at_spaces(const std::string& text, float max_w) {
-  // Each word with the run of spaces before it, kept as written ("cycle 3  =  0.1 ms") where the
-  // line goes on, dropped where it breaks.
-  std::string out, line;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const std::size_t word_at = text.find_first_not_of(' ', i);
-    if (word_at == std::string::npos) break;
-    const std::size_t word_end = std::min(text.find(' ', word_at), text.size());
-    const std::string gap = text.substr(i, word_at - i), word = text.substr(word_at, word_end - word_at);
-    if (line.empty() || width_of(line + gap + word) <= max_w) {
-      line += (line.empty() ? "" : gap) + word;
-    } else {
-      out += line + "\n";
-      line = word;
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  const auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  std::string out;
+  std::size_t para = 0;
+  while (true) {
+    // Each paragraph on its own. In one, the words with the run of spaces before each, kept as
+    // written ("cycle 3  =  0.1 ms") where the line goes on, dropped where it breaks; a figure
+    // and the word after it ("3.18 GFLOP/s", "1 thread") go to a line together.
+    const std::size_t para_end = std::min(text.find('\n', para), text.size());
+    struct Piece {
+      std::string gap, words;
+    };
+    std::vector<Piece> pieces;
+    for (std::size_t i = para; i < para_end;) {
+      const std::size_t word_at = text.find_first_not_of(' ', i);
+      if (word_at == std::string::npos || word_at >= para_end) break;
+      const std::size_t word_end = std::min(text.find(' ', word_at), para_end);
+      std::string gap = text.substr(i, word_at - i), word = text.substr(word_at, word_end - word_at);
+      if (!pieces.empty() && is_digit(pieces.back().words.back()) && is_letter(word.front()))
+        pieces.back().words += gap + word;
+      else
+        pieces.push_back({std::move(gap), std::move(word)});
+      i = word_end;
     }
-    i = word_end;
+    std::string line;
+    for (std::size_t p = 0; p < pieces.size(); ++p) {
+      if (p == 0) {
+        line = pieces[p].gap + pieces[p].words;  // a paragraph's leading spaces stay
+      } else if (width_of(line + pieces[p].gap + pieces[p].words) <= max_w) {
+        line += pieces[p].gap + pieces[p].words;
+      } else {
+        out += line + "\n";
+        line = pieces[p].words;
+      }
+    }
+    out += line;
+    if (para_end >= text.size()) return out;
+    out += '\n';
+    para = para_end + 1;
   }
-  return out + line;
+}
+
+ImVec2 wrapped_text_size(const std::string& text, float width) {
+  return ImGui::CalcTextSize(break_at_spaces(text, width).c_str(), nullptr, false, width);
+}
+
+void text_wrapped(const std::string& text) {
+  // As ImGui::TextWrapped: at the wrap position pushed, else at the window's right edge.
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const float wrap_pos = window->DC.TextWrapPos < 0.0f ? 0.0f : window->DC.TextWrapPos;
+  const float width = ImGui::CalcWrapWidthForPos(window->DC.CursorPos, wrap_pos);
+  ImGui::PushTextWrapPos(wrap_pos);
+  ImGui::TextUnformatted(break_at_spaces(text, width).c_str());
+  ImGui::PopTextWrapPos();
 }
 
 bool wrapped_button(const std::string& text, const char* id) {
@@ -93,7 +130,7 @@ bool wrapped_button(const std::string& text, const char* id) {
 void wrapped_text(const ImVec4& colour, const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(text.c_str());
+  text_wrapped(text);
   ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+struct ImVec2;
 struct ImVec4;
 
 namespace ws::app {
@@ -19,8 +20,15 @@ std::vector<std::string> wrap_whole_words(const std::string& text, float max_w);
 
 // `text` with a line break at each space where the next word would pass `max_w`, and nowhere else:
 // ImGui's own wrapping also breaks after '.' and ',', which splits a figure ("0." / "005561 ms").
-// A word wider than `max_w` keeps a line of its own, whole.
+// A figure keeps the word after it on its line ("3.18 GFLOP/s"); a word wider than `max_w` keeps a
+// line of its own (ImGui then breaks it where it must).
 std::string break_at_spaces(const std::string& text, float max_w);
+
+// What every wrapped text of the app is drawn with, and its size: break_at_spaces, then ImGui's
+// wrapping only for a word too wide for a line. Measure with wrapped_text_size what is drawn with
+// text_wrapped or wrapped_text, so a panel's layout and its drawing agree on the lines.
+ImVec2 wrapped_text_size(const std::string& text, float width);
+void text_wrapped(const std::string& text);  // ImGui::TextWrapped's place
 
 // `text` in `colour`, wrapped at the window's right edge (over any wrap position pushed): for
 // lines of figures or reasons that at 2x text do not fit on one.

@@ -95,7 +95,7 @@ namespace {
 // Beside the kernel's name where the clock at its widest fits after it on the same line, else on
 // lines of its own: decided on the widest so that it does not jump as the cycles count up.
 bool where_fits_beside(const TimelineText& t, float width) {
-  const float kernel_w = ImGui::CalcTextSize(t.kernel.c_str(), nullptr, false, width).x;
+  const float kernel_w = wrapped_text_size(t.kernel, width).x;
   return kernel_w + ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(t.widest.c_str()).x <= width;
 }
 
@@ -104,10 +104,10 @@ bool where_fits_beside(const TimelineText& t, float width) {
 float timeline_text_height(const TimelineText& t, float width) {
   // A refusal's reason is wrapped, never cut (a tensor refusal names five presets).
   if (!t.simulated)
-    return t.status.empty() ? 0 : ImGui::CalcTextSize(t.status.c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
+    return t.status.empty() ? 0 : wrapped_text_size(t.status, width).y + ImGui::GetStyle().ItemSpacing.y;
   const float spacing = ImGui::GetStyle().ItemSpacing.y;
-  float h = ImGui::CalcTextSize(t.kernel.c_str(), nullptr, false, width).y + spacing;
-  if (!where_fits_beside(t, width)) h += ImGui::CalcTextSize(break_at_spaces(t.where, width).c_str()).y + spacing;
+  float h = wrapped_text_size(t.kernel, width).y + spacing;
+  if (!where_fits_beside(t, width)) h += wrapped_text_size(t.where, width).y + spacing;
   for (const auto* line : {&t.status, &t.finish})
     if (!line->empty()) h += ImGui::GetTextLineHeight() + spacing;
   return h;
@@ -162,7 +162,7 @@ void draw_timeline(SimSession& session, const TimelineText& t, bool clean, Scrub
     ImGui::SameLine();
     ImGui::TextUnformatted(t.where.c_str());
   } else {
-    ImGui::TextUnformatted(break_at_spaces(t.where, width).c_str());
+    text_wrapped(t.where);
   }
   if (!t.status.empty()) ImGui::TextDisabled("%s", t.status.c_str());
   if (!t.finish.empty()) ImGui::TextColored(colour_simulated(), "%s", t.finish.c_str());

@@ -183,7 +183,7 @@ TEST_F(GuiProjector, AShortPanelFoldsTheRealRunsControlsSoTheResultsShow) {
     // unit or noun ("1 thread", "0.005561 ms") and no line ends on a "·".
     int broken = 0;
     for (const auto& t : big["clipped_text"]["drawn"]) {
-      const std::string text = t["text"];
+      const std::string text = t["as_drawn"];
       for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', nl + 1)) {
         ++broken;
         const std::string before = text.substr(0, nl), after = text.substr(nl + 1);

@@ -25,18 +25,27 @@ std::vector<std::string> words_of(const std::string& text) {
 }
 
 // One layout for drawing and measuring, so the panel is always exactly as tall as its text.
-// `dl` null: measure only. Returns the height used.
+// `dl` null: measure only. `lines`, where given, gets each block's lines as laid out. Returns the
+// height used.
 float lay_out(const std::vector<lesson::CaptionBlock>& blocks, ImFont* regular, ImFont* bold, float size,
-              float wrap_width, ImDrawList* dl, ImVec2 start) {
+              float wrap_width, ImDrawList* dl, ImVec2 start, CaptionLines* lines = nullptr) {
+  std::string line_text;
+  const auto end_line = [&] {
+    while (!line_text.empty() && line_text.back() == ' ') line_text.pop_back();
+    if (lines != nullptr) lines->back().push_back(line_text);
+    line_text.clear();
+  };
   const float line_h = size + ImGui::GetStyle().ItemSpacing.y;
   const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
   float y = start.y;
   float last_line_bottom = start.y;
   for (const auto& block : blocks) {
     float indent = 0;
+    if (lines != nullptr) lines->emplace_back();
     if (block.kind == lesson::CaptionBlock::Kind::list_item) {
       if (dl) dl->AddText(regular, size, ImVec2(start.x + 4, y), colour, "\xE2\x80\xA2");  // bullet
       indent = size * 1.2f;
+      line_text = "\xE2\x80\xA2 ";
     }
     // Pieces of text in one face; a word in bold followed by its ending in regular ("**4,096개**이고")
     // is two pieces but one word, and a line may only break where a piece ends in a space.
@@ -58,14 +67,29 @@ float lay_out(const std::vector<lesson::CaptionBlock>& blocks, ImFont* regular, 
     float x = start.x + indent;
     for (std::size_t i = 0; i < pieces.size();) {
       // The whole word: pieces up to and including the first that ends in a space.
-      std::size_t end = i;
-      while (end + 1 < pieces.size() && (pieces[end].text.empty() || pieces[end].text.back() != ' ')) ++end;
+      // A figure takes the word after it along ("0.1823 ms", "132 SMs"), as the panels do.
+      const auto word_end = [&](std::size_t from) {
+        while (from + 1 < pieces.size() && (pieces[from].text.empty() || pieces[from].text.back() != ' ')) ++from;
+        return from;
+      };
+      const auto ends_in_figure = [&](std::size_t piece) {
+        std::string_view t(pieces[piece].text);
+        while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+        return !t.empty() && t.back() >= '0' && t.back() <= '9';
+      };
+      const auto starts_with_letter = [&](std::size_t piece) {
+        const std::string& t = pieces[piece].text;
+        return !t.empty() && ((t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z'));
+      };
+      std::size_t end = word_end(i);
+      while (end + 1 < pieces.size() && ends_in_figure(end) && starts_with_letter(end + 1)) end = word_end(end + 1);
       float word_w = 0;
       for (std::size_t j = i; j <= end; ++j) word_w += width(pieces[j], j == end);
       // The trailing space may hang over the edge; the letters may not.
       if (x + word_w > start.x + wrap_width && x > start.x + indent) {
         x = start.x + indent;
         y += line_h;
+        end_line();
       }
       for (std::size_t j = i; j <= end; ++j) {
         const Piece& p = pieces[j];
@@ -77,9 +101,11 @@ float lay_out(const std::vector<lesson::CaptionBlock>& blocks, ImFont* regular, 
           if (p.underline) dl->AddLine(ImVec2(x, y + size), ImVec2(x + w_letters, y + size), colour);
         }
         x += width(p, false);
+        line_text += p.text;
       }
       i = end + 1;
     }
+    end_line();
     last_line_bottom = y + size;
     y += line_h * (block.kind == lesson::CaptionBlock::Kind::paragraph ? 1.4f : 1.1f);
   }
@@ -91,9 +117,9 @@ float lay_out(const std::vector<lesson::CaptionBlock>& blocks, ImFont* regular, 
 }  // namespace
 
 void draw_caption_blocks(const std::vector<lesson::CaptionBlock>& blocks, ImFont* regular, ImFont* bold,
-                         float font_px, float wrap_width) {
+                         float font_px, float wrap_width, CaptionLines* lines) {
   const ImVec2 start = ImGui::GetCursorScreenPos();
-  const float h = lay_out(blocks, regular, bold, font_px, wrap_width, ImGui::GetWindowDrawList(), start);
+  const float h = lay_out(blocks, regular, bold, font_px, wrap_width, ImGui::GetWindowDrawList(), start, lines);
   ImGui::Dummy(ImVec2(wrap_width, h));
 }
 

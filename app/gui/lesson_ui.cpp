@@ -362,7 +362,8 @@ CaptionFit fit_lesson_caption(const CaptionContent& content, const Presentation&
 }
 
 int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel& sim, const Presentation& pres,
-                        lesson::Language lang, const CaptionContent& content, const CaptionFit& fit) {
+                        lesson::Language lang, const CaptionContent& content, const CaptionFit& fit,
+                        CaptionLines* caption_lines) {
   if (ImGui::ArrowButton("##prev", ImGuiDir_Left) && player.step() > 0) player.go_to(player.step() - 1, real, sim);
   ImGui::SameLine();
   const auto counter = lesson::trf("lesson.step_of", lang, player.step() + 1, player.step_count());
@@ -398,7 +399,7 @@ int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel
   ImGui::Dummy(ImVec2(inner_w, title_size.y));
   ImGui::Separator();
   if (content.rendered.waiting) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  draw_caption_blocks(content.blocks, regular, bold, fit.text_px, inner_w);
+  draw_caption_blocks(content.blocks, regular, bold, fit.text_px, inner_w, caption_lines);
   if (content.rendered.waiting) ImGui::PopStyleColor();
   if (!content.sources.empty()) {
     // Dummy adds ItemSpacing after itself, as draw_caption_blocks' Dummy did: the gap is exact.

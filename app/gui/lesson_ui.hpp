@@ -2,6 +2,7 @@
 // caption panel with its step controls, and the lesson error window.
 #pragma once
 
+#include "gui/caption_view.hpp"
 #include "gui/lesson_player.hpp"
 #include "gui/presentation.hpp"
 #include "gui/real_run_panel.hpp"
@@ -49,9 +50,11 @@ CaptionFit fit_lesson_caption(const CaptionContent& content, const Presentation&
                               float caption_px);
 
 // Draws the current step's counter, controls, title and caption; returns how many characters of
-// the caption the loaded fonts cannot draw (0 when every glyph is there).
+// the caption the loaded fonts cannot draw (0 when every glyph is there). `caption_lines`, where
+// given, gets the caption's lines as drawn, block by block (not its sources line).
 int draw_lesson_caption(LessonPlayer& player, RealRunView& real, SimulationPanel& sim, const Presentation& pres,
-                        lesson::Language lang, const CaptionContent& content, const CaptionFit& fit);
+                        lesson::Language lang, const CaptionContent& content, const CaptionFit& fit,
+                        CaptionLines* caption_lines = nullptr);
 // A broken lesson file: every diagnostic, and the reassurance that nothing was lost.
 void draw_lesson_error(LessonPlayer& player, lesson::Language lang);
 

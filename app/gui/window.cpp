@@ -352,6 +352,7 @@ int run_gui(const GuiOptions& options) {
   RenderedCaption rendered_caption;  // the caption as the last frame drew it ("" when none was drawn)
   DrawnPanels drawn_panels;          // for the picture's counts (--print-state, a step's expect)
   float rendered_caption_px = 0;     // its font size
+  CaptionLines rendered_caption_lines;  // its lines as drawn, block by block
   float rendered_sources_px = 0;     // its sources line's (0: none)
   auto export_step_started = std::chrono::steady_clock::now();
   std::string toast;
@@ -567,6 +568,7 @@ int run_gui(const GuiOptions& options) {
     }
     player.clear_applied_flag();
     rendered_caption = {};
+    rendered_caption_lines.clear();
     rendered_caption_px = caption_shown ? caption_fit.text_px : 0;
     rendered_sources_px = caption_shown ? caption_fit.sources_px : 0;
     if (caption_h > 0) {
@@ -574,7 +576,8 @@ int run_gui(const GuiOptions& options) {
       ImGui::SetNextWindowSize(ImVec2(size.x, caption_h));
       ImGui::Begin(lesson::tr("panel.caption", lang), nullptr,
                    fixed | ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-      missing_glyphs = draw_lesson_caption(player, real_run, sim_panel, pres, lang, caption, caption_fit);
+      missing_glyphs =
+          draw_lesson_caption(player, real_run, sim_panel, pres, lang, caption, caption_fit, &rendered_caption_lines);
       rendered_caption = caption.rendered;
       ImGui::End();
     }
@@ -659,6 +662,7 @@ int run_gui(const GuiOptions& options) {
             std::printf("%s\n", nlohmann::json{{"lesson_step", export_step + 1},
                                                 {"caption", rendered_caption.text},
                                                 {"caption_unfilled", rendered_caption.unfilled},
+                                                {"caption_lines", rendered_caption_lines},
                                                 {"caption_px", caption_fit.text_px},
                                                 {"caption_sources_px", caption_fit.sources_px},
                                                 {"clipped_text", clip_report_json()},
@@ -860,6 +864,7 @@ int run_gui(const GuiOptions& options) {
     state["content_scale"] = pres.content_scale;
     state["projector"] = pres.projector;
     state["caption_px"] = rendered_caption_px;
+    state["caption_lines"] = rendered_caption_lines;
     state["caption_sources_px"] = rendered_sources_px;
     // Text its panel cuts off in the last frame: how many, in which panels, and what.
     state["clipped_text"] = clip_report_json();

@@ -1,6 +1,7 @@
 // Lecture mode as a lecturer uses it, rendered headless: every built-in step in both languages,
 // Hangul really drawn, step keys, resuming a step, a broken file, presentation keys and settings.
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -83,6 +84,20 @@ TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
       EXPECT_EQ(step["caption_unfilled"], 0) << lang << " step " << step["lesson_step"] << ": " << caption;
       EXPECT_EQ(caption.find("\xE2\x80\x94"), std::string::npos) << lang << " step " << step["lesson_step"] << ": " << caption;
       EXPECT_FALSE(caption.empty()) << lang << " step " << step["lesson_step"];
+      // A figure is read with its word: no line of a paragraph ends on "0.1823" with "ms" on the next.
+      ASSERT_TRUE(step["caption_lines"].is_array()) << step.dump();
+      int caption_line_count = 0;
+      for (const auto& block : step["caption_lines"]) {
+        caption_line_count += static_cast<int>(block.size());
+        for (std::size_t i = 0; i + 1 < block.size(); ++i) {
+          const std::string before = block[i], after = block[i + 1];
+          const bool figure_then_word = !before.empty() && std::isdigit(static_cast<unsigned char>(before.back())) &&
+                                        !after.empty() && std::isalpha(static_cast<unsigned char>(after.front()));
+          EXPECT_FALSE(figure_then_word) << lang << " step " << step["lesson_step"] << ": \"" << before << "\" / \""
+                                         << after << "\"";
+        }
+      }
+      EXPECT_GE(caption_line_count, 1) << lang << " step " << step["lesson_step"];
       // Projector mode: no text cut by its panel, the caption never scrolled or shrunk to nothing.
       EXPECT_EQ(step["clipped_text"]["count"], 0) << lang << " step " << step["lesson_step"] << ": "
                                                   << step["clipped_text"]["texts"].dump();

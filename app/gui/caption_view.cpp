@@ -64,23 +64,23 @@ float lay_out(const std::vector<lesson::CaptionBlock>& blocks, ImFont* regular, 
       while (without_trailing_space && !t.empty() && t.back() == ' ') t.remove_suffix(1);
       return p.font->CalcTextSizeA(size, 1e9f, 0, t.data(), t.data() + t.size()).x;
     };
+    // The whole word from a piece: pieces up to and including the first that ends in a space.
+    const auto word_end = [&](std::size_t from) {
+      while (from + 1 < pieces.size() && (pieces[from].text.empty() || pieces[from].text.back() != ' ')) ++from;
+      return from;
+    };
+    const auto ends_in_figure = [&](std::size_t piece) {
+      std::string_view t(pieces[piece].text);
+      while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+      return !t.empty() && t.back() >= '0' && t.back() <= '9';
+    };
+    const auto starts_with_letter = [&](std::size_t piece) {
+      const std::string& t = pieces[piece].text;
+      return !t.empty() && ((t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z'));
+    };
     float x = start.x + indent;
     for (std::size_t i = 0; i < pieces.size();) {
-      // The whole word: pieces up to and including the first that ends in a space.
       // A figure takes the word after it along ("0.1823 ms", "132 SMs"), as the panels do.
-      const auto word_end = [&](std::size_t from) {
-        while (from + 1 < pieces.size() && (pieces[from].text.empty() || pieces[from].text.back() != ' ')) ++from;
-        return from;
-      };
-      const auto ends_in_figure = [&](std::size_t piece) {
-        std::string_view t(pieces[piece].text);
-        while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
-        return !t.empty() && t.back() >= '0' && t.back() <= '9';
-      };
-      const auto starts_with_letter = [&](std::size_t piece) {
-        const std::string& t = pieces[piece].text;
-        return !t.empty() && ((t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z'));
-      };
       std::size_t end = word_end(i);
       while (end + 1 < pieces.size() && ends_in_figure(end) && starts_with_letter(end + 1)) end = word_end(end + 1);
       float word_w = 0;

@@ -26,7 +26,8 @@ std::string warp_words(const sim::WarpInfo& w) {
     case WarpState::waiting_dependency:
     case WarpState::on_tensor_core:
       return TF("inspector.waiting_on", reason(), w.waited, w.expected);
-    case WarpState::waiting_barrier: return TF(w.waited == 1 ? "inspector.waiting_barrier_one" : "inspector.waiting_barrier", w.waited);
+    case WarpState::waiting_barrier:
+      return TF(w.waited == 1 ? "inspector.waiting_barrier_one" : "inspector.waiting_barrier", w.waited);
     case WarpState::not_resident: return T("legend.not_resident");
     case WarpState::issuing: return T("legend.issuing");
     case WarpState::eligible: return T("legend.eligible");

@@ -243,12 +243,11 @@ void RooflinePanel::draw(ImVec2 size, const RealRunView& real, const SimSession&
   // Compact (large text for the space): shorter words, items side by side while they fit, and the
   // memory roofs named here instead of along their slopes.
   std::vector<LegendItem> legend;
+  const char* here_key = here_count == 0 ? "roofline.no_run"
+                         : compact       ? (here_count == 1 ? "roofline.here_short_one" : "roofline.here_short_many")
+                                         : (here_count == 1 ? "roofline.here_one" : "roofline.here_many");
   if (here_count > 0 || !compact)  // compact: no row for what is not there yet
-    legend.push_back({LegendItem::marker, Source::here, false, colour_measured(),
-                      here_count > 0 ? fmt::format(fmt::runtime(T(here_count == 1 ? (compact ? "roofline.here_short_one" : "roofline.here_one")
-                                                                                   : (compact ? "roofline.here_short_many" : "roofline.here_many"))),
-                                                   here_count)
-                                     : std::string(T("roofline.no_run"))});
+    legend.push_back({LegendItem::marker, Source::here, false, colour_measured(), TF(here_key, here_count)});
   for (const auto& row : elsewhere_rows) legend.push_back({LegendItem::marker, Source::elsewhere, false, colour_elsewhere(), row});
   if (!simulated_row.empty()) legend.push_back({LegendItem::marker, Source::simulated, false, colour_simulated(), simulated_row});
   const ImVec4 grey = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);

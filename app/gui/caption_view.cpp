@@ -74,15 +74,16 @@ float lay_out(const std::vector<lesson::CaptionBlock>& blocks, ImFont* regular, 
       while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
       return !t.empty() && t.back() >= '0' && t.back() <= '9';
     };
-    const auto starts_with_letter = [&](std::size_t piece) {
+    const auto starts_like_a_unit = [&](std::size_t piece) {
       const std::string& t = pieces[piece].text;
-      return !t.empty() && ((t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z'));
+      return !t.empty() && ((t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z') || t[0] == '%');
     };
     float x = start.x + indent;
     for (std::size_t i = 0; i < pieces.size();) {
-      // A figure takes the word after it along ("0.1823 ms", "132 SMs"), as the panels do.
+      // A figure takes the word or "%" after it along ("0.1823 ms", "132 SMs", "87 %"), as the
+      // panels do.
       std::size_t end = word_end(i);
-      while (end + 1 < pieces.size() && ends_in_figure(end) && starts_with_letter(end + 1)) end = word_end(end + 1);
+      while (end + 1 < pieces.size() && ends_in_figure(end) && starts_like_a_unit(end + 1)) end = word_end(end + 1);
       float word_w = 0;
       for (std::size_t j = i; j <= end; ++j) word_w += width(pieces[j], j == end);
       // The trailing space may hang over the edge; the letters may not.

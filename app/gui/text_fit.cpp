@@ -9,18 +9,33 @@ namespace ws::app {
 
 namespace {
 
+// The words of one line of text, each with the run of spaces before it; a figure and the word or
+// "%" after it are one piece ("3.18 GFLOP/s", "1 thread", "51.5 %"), never parted by a wrap.
+struct Piece {
+  std::string gap, words;
+};
+
+std::vector<Piece> pieces_of(const std::string& text, std::size_t from, std::size_t to) {
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  const auto is_unit_start = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '%'; };
+  std::vector<Piece> pieces;
+  for (std::size_t i = from; i < to;) {
+    const std::size_t word_at = text.find_first_not_of(' ', i);
+    if (word_at == std::string::npos || word_at >= to) break;
+    const std::size_t word_end = std::min(text.find(' ', word_at), to);
+    std::string gap = text.substr(i, word_at - i), word = text.substr(word_at, word_end - word_at);
+    if (!pieces.empty() && is_digit(pieces.back().words.back()) && is_unit_start(word.front()))
+      pieces.back().words += gap + word;
+    else
+      pieces.push_back({std::move(gap), std::move(word)});
+    i = word_end;
+  }
+  return pieces;
+}
+
 std::vector<std::string> split_words(const std::string& text) {
   std::vector<std::string> words;
-  std::string current;
-  for (char c : text) {
-    if (c == ' ') {
-      if (!current.empty()) words.push_back(current);
-      current.clear();
-    } else {
-      current += c;
-    }
-  }
-  if (!current.empty()) words.push_back(current);
+  for (auto& p : pieces_of(text, 0, text.size())) words.push_back(std::move(p.words));
   return words;
 }
 
@@ -61,30 +76,13 @@ std::vector<std::string> wrap_whole_words(const std::string& text, float max_w) 
 }
 
 std::string break_at_spaces(const std::string& text, float max_w) {
-  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
-  const auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
   std::string out;
   std::size_t para = 0;
   while (true) {
-    // Each paragraph on its own. In one, the words with the run of spaces before each, kept as
-    // written ("cycle 3  =  0.1 ms") where the line goes on, dropped where it breaks; a figure
-    // and the word after it ("3.18 GFLOP/s", "1 thread") go to a line together.
+    // Each paragraph on its own; a gap is kept as written ("cycle 3  =  0.1 ms") where the line
+    // goes on, dropped where it breaks.
     const std::size_t para_end = std::min(text.find('\n', para), text.size());
-    struct Piece {
-      std::string gap, words;
-    };
-    std::vector<Piece> pieces;
-    for (std::size_t i = para; i < para_end;) {
-      const std::size_t word_at = text.find_first_not_of(' ', i);
-      if (word_at == std::string::npos || word_at >= para_end) break;
-      const std::size_t word_end = std::min(text.find(' ', word_at), para_end);
-      std::string gap = text.substr(i, word_at - i), word = text.substr(word_at, word_end - word_at);
-      if (!pieces.empty() && is_digit(pieces.back().words.back()) && is_letter(word.front()))
-        pieces.back().words += gap + word;
-      else
-        pieces.push_back({std::move(gap), std::move(word)});
-      i = word_end;
-    }
+    const auto pieces = pieces_of(text, para, para_end);
     std::string line;
     for (std::size_t p = 0; p < pieces.size(); ++p) {
       if (p == 0) {

@@ -20,8 +20,9 @@ std::vector<std::string> wrap_whole_words(const std::string& text, float max_w);
 
 // `text` with a line break at each space where the next word would pass `max_w`, and nowhere else:
 // ImGui's own wrapping also breaks after '.' and ',', which splits a figure ("0." / "005561 ms").
-// A figure keeps the word after it on its line ("3.18 GFLOP/s"); a word wider than `max_w` keeps a
-// line of its own (ImGui then breaks it where it must).
+// A figure keeps the word or "%" after it on its line ("3.18 GFLOP/s", "51.5 %"), here as in
+// fit_whole_words and wrap_whole_words; a word wider than `max_w` keeps a line of its own (ImGui
+// then breaks it where it must).
 std::string break_at_spaces(const std::string& text, float max_w);
 
 // What every wrapped text of the app is drawn with, and its size: break_at_spaces, then ImGui's

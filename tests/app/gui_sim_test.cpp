@@ -102,6 +102,24 @@ TEST_F(GuiSim, CpuViewShowsItsCores) {
   EXPECT_GT(f.count(cpu, kOwner1, 10), 50);
 }
 
+// The cards' lines wrap between words, and a figure keeps its unit: at 1920x1080 a card's "DRAM
+// 51.5 %" left the "%" alone on the next line, and "L2 512 KB" its "KB".
+TEST_F(GuiSim, TheCoresCardsKeepAFigureWithItsUnit) {
+  const auto run = ws::test_support::run_window("sim_cards", "--frames 3 --window 1920x1080 --no-run --print-state "
+                                                             "--size 1024 --preset h100 --cycle 333");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  int card_lines = 0;
+  for (const auto& t : run.state["clipped_text"]["drawn"]) {
+    if (t["panel"] != "Simulated GPU") continue;
+    const std::string text = t["text"];
+    card_lines += text.rfind("L1 hits ", 0) == 0;
+    EXPECT_NE(text.front(), '%') << text;
+    EXPECT_NE(text.rfind("KB", 0), 0u) << text;
+    EXPECT_NE(text.rfind("MB", 0), 0u) << text;
+  }
+  EXPECT_GE(card_lines, 1) << "no card showed its cache hits: the check saw nothing";
+}
+
 TEST_F(GuiSim, KeysStepPlayAndPause) {
   // --cycle asks for a still picture: the window starts paused there.
   auto f = render("sim_keys1", "--size 128 --cycle 0 --keys Right,Right,Right");

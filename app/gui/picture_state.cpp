@@ -19,6 +19,8 @@ nlohmann::json picture_counts(const SimulationPanel& sim, const RealRunView& rea
   c["cpu_cells_whole"] = sim.cpu_shown.cells_whole;
   c["controls_folded"] = sim.controls_folded ? 1 : 0;
   c["real_controls_folded"] = real.controls_folded ? 1 : 0;
+  c["real_details_hidden"] = real.details_hidden ? 1 : 0;
+  c["real_sentence_in_view"] = real.sentence_in_view ? (*real.sentence_in_view ? 1 : 0) : -1;
   c["real_figures_gap_px"] = real.figures_gap;
   c["drawn_timers"] = drawn.timers ? 1 : 0;
   c["drawn_roofline"] = drawn.roofline ? 1 : 0;

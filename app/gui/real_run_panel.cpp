@@ -447,6 +447,8 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   view.controls_folded = !clean && crowded && !view.controls_unfolded.value_or(false);
   const bool hardware_hidden =
       compact || (view.controls_folded && view.results_end_h - view.controls_whole_h + view.controls_folded_h > room);
+  view.details_hidden =
+      compact || (hardware_hidden && view.results_end_h - view.controls_whole_h + view.controls_folded_h - view.hardware_h > room);
   wrapped_text(colour_measured(), T("label.measured_here"));
   float hardware_drawn_h = 0;
   if (!hardware_hidden) {
@@ -526,6 +528,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     ImGui::EndTable();
     if (headers.text_scale < 1) ImGui::SetWindowFontScale(1.0f);
   }
+  float details_drawn_h = 0;  // the lines on how each kernel ran, as drawn this frame
   for (const auto* r : {&session.cpu_result(), &session.gpu_result()}) {
     if (!*r) continue;
     if ((*r)->skipped)
@@ -534,26 +537,32 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     else if (!(*r)->verified)
       wrapped_text(colour_error(), TF("run.kernel_wrong", (*r)->kernel, fmt::format("{:.2e}", (*r)->max_rel_error),
                                        (*r)->checked_elements));
-    else if (!(*r)->detail.empty() && !compact) {  // how it ran: a detail the compact panel gives up first
+    else if (!(*r)->detail.empty() && !view.details_hidden) {  // how it ran: a detail the compact panel gives up first
+      const float top = ImGui::GetCursorPosY();
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       // The BLAS core in the UI language; the other notes are the CUDA runtime's own, as it wrote them.
       const auto words = detail_words((*r)->detail, kernels::blas_core_state(), ui_language());
       text_wrapped((*r)->kernel + ": " + words);
       ImGui::PopStyleColor();
+      details_drawn_h += ImGui::GetCursorPosY() - top;
     }
   }
 
   // What the real CUDA kernel asks of an SM, through the occupancy calculator (this GPU's figures,
   // or the build's for sm_90, as the line says).
-  if (!c.gpu_kernel.empty() && !compact)
+  if (!c.gpu_kernel.empty() && !view.details_hidden)
     if (const auto line = resource_line(c.gpu_kernel, c.shape, ui_language())) {
+      const float top = ImGui::GetCursorPosY();
       wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), c.gpu_kernel + ": " + *line);
+      details_drawn_h += ImGui::GetCursorPosY() - top;
     }
+  if (!view.details_hidden) view.details_h = details_drawn_h;
 
   if (const auto& g = session.gpu_result(); g && g->software_renderer && !g->skipped)
     wrapped_text(colour_error(), TF("run.software_gpu", g->kernel, g->device_name));
 
   ImGui::Spacing();
+  view.sentence_in_view.reset();
   if (const auto& cpu_run = session.cpu_result()) {
     const auto gpu_side = view.comparison();
     const auto sentence = gpu_side ? comparison_speedup_sentence(*gpu_side, *cpu_run, ui_language()) : std::nullopt;
@@ -561,10 +570,11 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
       ImGui::SetWindowFontScale(1.35f);
       wrapped_text(gpu_side->elsewhere ? colour_elsewhere() : colour_measured(), *sentence);
       ImGui::SetWindowFontScale(1.0f);
+      view.sentence_in_view = ImGui::GetItemRectMax().y <= ImGui::GetWindowPos().y + ImGui::GetWindowHeight() + 0.5f;
     }
   }
-  view.results_end_h = ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y - controls_drawn_h - hardware_drawn_h +
-                       (clean ? 0 : view.controls_whole_h) + view.hardware_h;
+  view.results_end_h = ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y - controls_drawn_h - hardware_drawn_h -
+                       details_drawn_h + (clean ? 0 : view.controls_whole_h) + view.hardware_h + view.details_h;
   draw_elsewhere(view, clean);
   // The history gives way with the hardware lines: in a panel that short it would only be cut.
   if (!hardware_hidden) {

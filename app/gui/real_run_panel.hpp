@@ -34,16 +34,22 @@ struct RealRunView {
   // Outside presentation mode, where the controls drawn whole would push the results table or the
   // speed sentence below the panel (2x text on 720 lines), they fold into one line that unfolds
   // them, as the simulation's pickers do; where even that leaves the results short of room, the
-  // hardware lines give way too. The heights each part took when last drawn, and results_end_h:
-  // how far down the panel the sentence (else the table) reached, counted with every part drawn,
-  // so that folding or hiding one does not change the decision.
+  // hardware lines give way too, and where the sentence is still below the fold, the lines on how
+  // each kernel ran (the micro-kernel's blocking, the CUDA kernel's resources). The heights each
+  // part took when last drawn, and results_end_h: how far down the panel the sentence (else the
+  // table) reached, counted with every part drawn, so that folding or hiding one does not change
+  // the decision.
   bool controls_folded = false;
+  bool details_hidden = false;
   std::optional<bool> controls_unfolded;  // the user's choice, kept from then on
-  float controls_whole_h = 0, controls_folded_h = 0, hardware_h = 0;
+  float controls_whole_h = 0, controls_folded_h = 0, hardware_h = 0, details_h = 0;
   float results_end_h = 0;
   // Pixels between a result row's ms figure and its GFLOP/s in the last frame, the least of the
   // rows (0: no figures drawn); negative where one ran into the other.
   float figures_gap = 0;
+  // Whether the speed sentence ("… is 327× faster than …") ended inside the panel's visible area in
+  // the last frame; nullopt when none was drawn.
+  std::optional<bool> sentence_in_view;
 
   // Runs measured on other machines, each file apart, and one line per file that could not be read.
   std::vector<MeasuredElsewhere> elsewhere;

@@ -226,6 +226,27 @@ TEST_F(GuiProjector, TheMeasuredFiguresNeverRunTogether) {
   }
 }
 
+// The sentence that compares this machine with the H200 measured elsewhere ends on screen at 2x
+// text on 720 lines: the lines on how the CPU kernel ran pushed its last two lines below the panel.
+// They give way only there: at 1x the panel keeps them.
+TEST_F(GuiProjector, TheSpeedSentenceEndsOnScreen) {
+  const std::string measured = " --measured " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/measured/h200/h200-1024.json";
+  for (const char* lang : {"en", "ko"}) {
+    for (const char* scale : {"2", "1"}) {
+      const auto run = ws::test_support::run_window(
+          "projector_sentence",
+          std::string("--frames 4 --print-state --size 1024 --cpu-kernel cpu-parallel --wait-results --window 1280x720 ") +
+              "--lang " + lang + " --ui-scale " + scale + measured,
+          {.home = home_.string()});
+      ASSERT_EQ(run.exit_code, 0) << run.output;
+      const auto& picture = run.state["picture"];
+      ASSERT_TRUE(run.state["measured"]["cpu"].is_object()) << lang << " " << scale << ": no CPU run finished";
+      EXPECT_EQ(picture["real_sentence_in_view"], 1) << lang << " " << scale;
+      EXPECT_EQ(picture["real_details_hidden"], std::string(scale) == "2" ? 1 : 0) << lang << " " << scale;
+    }
+  }
+}
+
 // The cores' cards name the cell each core works on and how far along k it is, with every figure
 // whole: at 2x text on 1080 lines the line was left out (no room for more than "cell…"), at 1.5x
 // on 720 it ended "k 225 of…". Now the sentence breaks at its colon, else fewer words, else the

@@ -162,11 +162,12 @@ void status_text(const char* text) {
   ImGui::Dummy(ImGui::CalcTextSize(text));  // the item, for the row's height and a tooltip
 }
 
-// `cells`: the result's figure_cells where it has figures. `figures_gap`: lowered to the room in
-// pixels between the row's ms figure and its GFLOP/s.
+// `cells`: the result's figure_cells where it has figures. `no_result_key`: what a chosen kernel
+// without a result says (queued, waiting for "Run anyway", not run yet). `figures_gap`: lowered
+// to the room in pixels between the row's ms figure and its GFLOP/s.
 void draw_result_row(const char* side, const std::optional<kernels::JobResult>& result,
                      const std::optional<FigureCells>& cells, const std::string& kernel, const RunnerStatus& status,
-                     float& figures_gap) {
+                     const char* no_result_key, float& figures_gap) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   // A GL kernel on a software renderer computed on this CPU: its row must not read "GPU".
@@ -182,7 +183,7 @@ void draw_result_row(const char* side, const std::optional<kernels::JobResult>& 
   }
   if (!result) {
     ImGui::TableNextColumn();
-    status_text(T(kernel.empty() ? "run.not_chosen" : status.busy || status.queued ? "run.queued" : "run.waiting"));
+    status_text(T(kernel.empty() ? "run.not_chosen" : no_result_key));
     for (int i = 0; i < 3; ++i) ImGui::TableNextColumn();
     return;
   }
@@ -519,8 +520,13 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
                               i == 1 ? gflops_w : 0.0f);
     ImGui::TableHeadersRow();
     float gap = std::numeric_limits<float>::max();
-    draw_result_row("CPU", *results[0], cells[0], c.cpu_kernel, status, gap);
-    draw_result_row("GPU", *results[1], cells[1], c.gpu_kernel, status, gap);
+    // A run on its way (started, queued or due after a control moved) is queued; one estimated
+    // too long waits for "Run anyway"; else none was asked for ("--no-run", or cancelled).
+    const char* no_result_key = session.busy()                                   ? "run.queued"
+                                : session.pending_confirmation(ui_language())    ? "run.waiting"
+                                                                                 : "run.not_run";
+    draw_result_row("CPU", *results[0], cells[0], c.cpu_kernel, status, no_result_key, gap);
+    draw_result_row("GPU", *results[1], cells[1], c.gpu_kernel, status, no_result_key, gap);
     view.figures_gap = gap == std::numeric_limits<float>::max() ? 0 : gap;
     // The CUDA and OpenGL lines above already say why; the row's tooltip says it in one sentence.
     if (c.gpu_kernel.empty() && view.gpu_default.kernel.empty() && ImGui::IsItemHovered())

@@ -419,6 +419,7 @@ constexpr Entry kTable[] = {
     {"run.not_chosen", "not chosen", "선택 안 함"},
     {"run.queued", "queued", "대기열에 있음"},
     {"run.waiting", "waiting", "기다리는 중"},
+    {"run.not_run", "not run yet", "아직 실행 안 함"},
     {"run.not_applicable", "n/a", "해당 없음"},
     {"run.ok", "ok", "정상"},
     {"run.failed", "FAILED", "실패"},

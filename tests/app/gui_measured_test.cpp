@@ -231,6 +231,25 @@ TEST(GuiMeasured, GlKernelRunsInTheWindowAndASoftwareRendererIsNotTheGpu) {
   }
 }
 
+// A window opened with --no-run says its CPU row was not run yet; it read "waiting", as if a run
+// were on its way. A run on its way reads "queued".
+TEST(GuiMeasured, ARowWithNoRunAskedForSaysNotRunYet) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  for (const char* lang : {"en", "ko"}) {
+    const auto r = run_window("not_run_yet", std::string("--frames 2 --window 1280x720 --no-run --size 64 --print-state "
+                                                         "--lang ") + lang);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    const std::string want = std::string(lang) == "en" ? "not run yet" : "\xEC\x95\x84\xEC\xA7\x81 \xEC\x8B\xA4\xED\x96\x89 \xEC\x95\x88 \xED\x95\xA8";
+    bool said = false, queued = false;
+    for (const auto& t : r.state["clipped_text"]["drawn"]) {
+      said |= t["text"] == want;
+      queued |= t["text"] == "queued" || t["text"] == "waiting";
+    }
+    EXPECT_TRUE(said) << lang << ": " << r.state["clipped_text"]["drawn"].dump();
+    EXPECT_FALSE(queued) << lang;
+  }
+}
+
 // The animation shows the nearest modelled kernel of a GL kernel, as for CUDA.
 TEST(GuiMeasured, GlKernelsAnimateAsTheNearestModelledKernel) {
   if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";

@@ -16,6 +16,7 @@
 
 #include "cli_commands.hpp"
 #include "core/build_info.hpp"
+#include "core/counted.hpp"
 #include "core/run_estimate.hpp"
 #include "warpscope/kernels/blas_core.hpp"
 #include "warpscope/kernels/job.hpp"
@@ -198,9 +199,9 @@ int run_bench(const BenchOptions& o) {
 
   if (!o.json) {
     const auto& cpu = k::cpu_info();
-    fmt::print("CPU: {} ({} cores, {}), OpenBLAS core: {}\nCUDA: {}\nOpenGL: {}\nC = A·B, M={} N={} K={}, {} repeats\n\n",
-               cpu.name, cpu.cores, cpu.simd, k::blas_core_note(), k::gpu_status(), k::gl_status(), m, n, kk,
-               o.repeats);
+    fmt::print("CPU: {} ({}, {}), OpenBLAS core: {}\nCUDA: {}\nOpenGL: {}\nC = A·B, M={} N={} K={}, {}\n\n", cpu.name,
+               counted(cpu.cores, "core", "cores"), cpu.simd, k::blas_core_note(), k::gpu_status(), k::gl_status(), m, n,
+               kk, counted(o.repeats, "repeat", "repeats"));
     fmt::print("{:<13} {:<4} {:>7} {:>10} {:>10} {:>9} {:>9} {:>8} {:>9}  {}\n", "kernel", "dev", "threads",
                "median ms", "min ms", "GFLOP/s", "xfer ms", "verified", "max err", "note");
   }

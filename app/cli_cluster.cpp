@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_commands.hpp"
+#include "core/counted.hpp"
 #include "link_json.hpp"
 #include "warpscope/kernels/job.hpp"
 #include "warpscope/sim/cluster.hpp"
@@ -123,8 +124,8 @@ std::string workload_text(const sim::ClusterConfig& c, int element_bytes) {
   const char* fmt_name = element_bytes == 2 ? "BF16" : "FP32";
   if (c.workload == sim::Workload::gemm)
     return fmt::format("one multiply C = A*B, {}x{}x{}, {}", c.gemm.m, c.gemm.n, c.gemm.k, fmt_name);
-  return fmt::format("MLP training step (forward + backward), batch {}, width {}, hidden {}, {} layers, {}",
-                     c.mlp.batch, c.mlp.width, c.mlp.hidden, c.mlp.layers, fmt_name);
+  return fmt::format("MLP training step (forward + backward), batch {}, width {}, hidden {}, {}, {}", c.mlp.batch,
+                     c.mlp.width, c.mlp.hidden, counted(c.mlp.layers, "layer", "layers"), fmt_name);
 }
 
 json check_json(const sim::ClusterCheck& k) {
@@ -245,12 +246,13 @@ void print_text(const sim::ClusterResult& r, const sim::ClusterCheck* check, con
              r.network.latency_us, c.ideal_links ? "; --ideal-links: they cost nothing" : "");
   fmt::print("  workload: {}\n", workload_text(c, r.element_bytes));
   if (c.strategy == sim::Strategy::pipeline)
-    fmt::print("  pipeline: {} stages, {} micro-batches, {} schedule\n", c.gpus, c.micro_batches, sim::to_string(c.schedule));
+    fmt::print("  pipeline: {}, {}, {} schedule\n", counted(c.gpus, "stage", "stages"),
+               counted(c.micro_batches, "micro-batch", "micro-batches"), sim::to_string(c.schedule));
   fmt::print("  collectives: {}\n", sim::to_string(c.algorithm));
   fmt::print("  compute: {}\n", r.compute_model);
   fmt::print("one GPU:  {}\n", time_text(r.single_gpu_s));
-  fmt::print("{} GPUs: {} -> {:.2f}x faster, {:.1f} % efficiency; {:.1f} % of the time in collectives, {:.1f} % idle\n",
-             c.gpus, time_text(r.total_s), r.speedup, 100 * r.efficiency, 100 * r.collective_fraction,
+  fmt::print("{}: {} -> {:.2f}x faster, {:.1f} % efficiency; {:.1f} % of the time in collectives, {:.1f} % idle\n",
+             counted(c.gpus, "GPU", "GPUs"), time_text(r.total_s), r.speedup, 100 * r.efficiency, 100 * r.collective_fraction,
              100 * r.idle_fraction);
   if (c.strategy == sim::Strategy::pipeline)
     fmt::print("  bubble: {:.1f} % idle here; (S-1)/(M+S-1) = {:.1f} % with free links and equal stages\n",

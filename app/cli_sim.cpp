@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_commands.hpp"
+#include "core/counted.hpp"
 #include "link_json.hpp"
 #include "warpscope/sim/links.hpp"
 #include "warpscope/sim/matrices.hpp"
@@ -192,7 +193,7 @@ void run_occupancy(const OccupancyArgs& a, int& exit_code) {
     } else {
       fmt::print("cc {}.{}{}: {} threads/block, {} regs/thread, {} B shared/block\n", major, minor,
                  device.empty() ? "" : " (" + device + ")", a.block_size, a.regs, a.smem);
-      fmt::print("  {} blocks/SM, {} of {} warps/SM, occupancy {:.1f} %\n", r.active_blocks_per_sm,
+      fmt::print("  {}/SM, {} of {} warps/SM, occupancy {:.1f} %\n", counted(r.active_blocks_per_sm, "block", "blocks"),
                  r.active_warps_per_sm, r.max_warps_per_sm, 100 * r.occupancy);
       std::string lims;
       for (const auto& l : r.limiters) lims += (lims.empty() ? "" : ", ") + l;

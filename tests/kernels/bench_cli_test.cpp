@@ -227,6 +227,11 @@ TEST(BenchCli, TableWithoutJson) {
   EXPECT_NE(r.out.find("cpu-naive"), std::string::npos);
   EXPECT_NE(r.out.find("GFLOP/s"), std::string::npos);
   EXPECT_NE(r.out.find("yes"), std::string::npos);
+  // A count is worded for its number: "1 repeat", never "1 repeats".
+  EXPECT_NE(r.out.find(", 1 repeat\n"), std::string::npos) << r.out;
+  const BenchRun three = bench("--size 16 --kernels cpu-naive --repeats 3");
+  ASSERT_EQ(three.exit_code, 0) << three.err;
+  EXPECT_NE(three.out.find(", 3 repeats\n"), std::string::npos) << three.out;
 }
 
 }  // namespace

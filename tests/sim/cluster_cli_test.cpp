@@ -50,6 +50,19 @@ TEST(ClusterCli, EveryStrategyRunsAndChecks) {
   EXPECT_TRUE(has(g.out, "GPU  3 |")) << g.out;
 }
 
+// The text output words each count for its number: one GPU is "1 GPU", a pipeline of one stage
+// "1 stage", one micro-batch "1 micro-batch".
+TEST(ClusterCli, CountsAreWordedForTheirNumber) {
+  const auto one = run_cli("cluster --strategy pipeline --gpus 1 --micro-batches 1 --no-check");
+  ASSERT_EQ(one.code, 0) << one.out;
+  EXPECT_TRUE(has(one.out, "pipeline: 1 stage, 1 micro-batch,")) << one.out;
+  EXPECT_TRUE(has(one.out, "\n1 GPU: ")) << one.out;
+  const auto four = run_cli("cluster --strategy pipeline --gpus 4 --micro-batches 8 --no-check");
+  ASSERT_EQ(four.code, 0) << four.out;
+  EXPECT_TRUE(has(four.out, "pipeline: 4 stages, 8 micro-batches,")) << four.out;
+  EXPECT_TRUE(has(four.out, "\n4 GPUs: ")) << four.out;
+}
+
 TEST(ClusterCli, IdealLinksGiveTheBubbleFormula) {
   const auto r = run_cli("cluster --strategy pipeline --gpus 4 --micro-batches 16 --ideal-links --json --no-check");
   ASSERT_EQ(r.code, 0) << r.out;

@@ -25,7 +25,7 @@ constexpr LegendEntry kLegend[] = {
 
 std::span<const LegendEntry> lane_legend() { return kLegend; }
 
-std::array<Rgba, kPaletteSize> lane_palette() {
+std::array<Rgba, kPaletteSize> lane_palette(LaneBackground background) {
   std::array<Rgba, kPaletteSize> p{};
   p.fill({1, 0, 1, 1});  // magenta: a state byte the legend does not know, never silently hidden
   p[static_cast<int>(S::not_resident)] = {0.16f, 0.16f, 0.19f, 1};
@@ -37,6 +37,10 @@ std::array<Rgba, kPaletteSize> lane_palette() {
   p[static_cast<int>(S::done)] = {0.25f, 0.42f, 0.70f, 1};
   p[static_cast<int>(S::on_tensor_core)] = {0.35f, 0.85f, 1.00f, 1};  // light cyan: unlike any other state
   p[sim::kLaneMasked] = {0.05f, 0.05f, 0.06f, 1};
+  if (background == LaneBackground::light) {
+    p[static_cast<int>(S::not_resident)] = {0.80f, 0.80f, 0.84f, 1};
+    p[sim::kLaneMasked] = {0.95f, 0.95f, 0.96f, 1};
+  }
   return p;
 }
 

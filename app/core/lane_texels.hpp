@@ -27,7 +27,11 @@ struct LegendEntry {
   const char* label;  // a UI-string key: lesson::tr(label, language)
 };
 std::span<const LegendEntry> lane_legend();
-std::array<Rgba, kPaletteSize> lane_palette();
+// On a light background (the light theme) the two "nothing computes here" states are light, as they
+// are dark on the dark theme: an SM slot with no warp is a grey slot, a lane past the matrix's
+// edge nearly the background. Dark on white they read as the busiest colour on the chip.
+enum class LaneBackground { dark, light };
+std::array<Rgba, kPaletteSize> lane_palette(LaneBackground background = LaneBackground::dark);
 std::array<Rgba, kPaletteSize> owner_palette();
 
 // Fills `out` (sm_count × warp_slots × 32 bytes) with the lanes' states at the model's cycle.

@@ -136,7 +136,8 @@ void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
   texels_.resize(static_cast<std::size_t>(layout_.blocks) * layout_.cells_y * layout_.cells_x);
   encode_lane_texels(*s, texels_);
   std::array<ImVec4, 16> palette;
-  const auto lp = lane_palette();
+  const auto lp = lane_palette(current_theme() == Theme::light_high_contrast ? LaneBackground::light
+                                                                            : LaneBackground::dark);
   for (int i = 0; i < 16; ++i) palette[i] = to_imvec(lp[i]);
   const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
   renderer_.set_palette(palette, bg, ImVec4(0, 0, 0, 1), ImVec4(1.0f, 0.85f, 0.1f, 1));

@@ -96,7 +96,8 @@ float legend_height(bool tensor, float width) {
 }
 
 void draw_legend(bool tensor) {
-  const auto palette = lane_palette();
+  const bool light = current_theme() == Theme::light_high_contrast;
+  const auto palette = lane_palette(light ? LaneBackground::light : LaneBackground::dark);
   bool first = true;
   for (const auto& entry : lane_legend()) {
     if (!legend_entry_shown(entry, tensor)) continue;
@@ -108,6 +109,10 @@ void draw_legend(bool tensor) {
     if (!first && ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
     first = false;
     ImGui::ColorButton(entry.label, ImVec4(c.r, c.g, c.b, 1), ImGuiColorEditFlags_NoTooltip, ImVec2(swatch, swatch));
+    // On white the near-white "no cell" swatch needs its edge drawn to be seen at all.
+    if (light)
+      ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),
+                                          ImGui::GetColorU32(ImGuiCol_TextDisabled));
     ImGui::SameLine(0, 4);
     ImGui::TextUnformatted(T(entry.label));
     ImGui::SameLine(0, 14);

@@ -2,6 +2,7 @@
 // model's state, byte for byte, and every byte the model can produce must have a legend colour.
 #include "core/lane_texels.hpp"
 
+#include <cmath>
 #include <set>
 #include <vector>
 
@@ -72,14 +73,23 @@ TEST(LaneTexels, MatrixCellsFillInWithTheirOwnersColourSlot) {
 }
 
 TEST(LaneTexels, EveryStateTheModelCanProduceHasADistinctLegendColour) {
-  const auto palette = app::lane_palette();
-  std::set<std::tuple<float, float, float>> colours;
-  for (const auto& entry : app::lane_legend()) {
-    const auto& c = palette[entry.value];
-    EXPECT_FALSE(c.r == 1 && c.g == 0 && c.b == 1) << entry.label << " has the unknown-state colour";
-    colours.insert({c.r, c.g, c.b});
+  for (const auto background : {app::LaneBackground::dark, app::LaneBackground::light}) {
+    const auto palette = app::lane_palette(background);
+    std::set<std::tuple<float, float, float>> colours;
+    for (const auto& entry : app::lane_legend()) {
+      const auto& c = palette[entry.value];
+      EXPECT_FALSE(c.r == 1 && c.g == 0 && c.b == 1) << entry.label << " has the unknown-state colour";
+      colours.insert({c.r, c.g, c.b});
+    }
+    EXPECT_EQ(colours.size(), app::lane_legend().size());
+    // "Nothing computes here" is the least prominent: nearer the background than any working state.
+    const float bg = background == app::LaneBackground::light ? 1.0f : 0.06f;
+    const auto distance = [&](const app::Rgba& c) { return std::abs(c.r - bg) + std::abs(c.g - bg) + std::abs(c.b - bg); };
+    for (int quiet : {static_cast<int>(sim::WarpState::not_resident), static_cast<int>(sim::kLaneMasked)})
+      for (auto busy : {sim::WarpState::issuing, sim::WarpState::eligible, sim::WarpState::waiting_memory,
+                       sim::WarpState::waiting_barrier, sim::WarpState::done})
+        EXPECT_LT(distance(palette[quiet]), distance(palette[static_cast<int>(busy)])) << quiet << " vs " << static_cast<int>(busy);
   }
-  EXPECT_EQ(colours.size(), app::lane_legend().size());
   // not_resident .. done and the masked byte: all of them are in the legend.
   std::set<int> values;
   for (const auto& entry : app::lane_legend()) values.insert(entry.value);

@@ -252,8 +252,8 @@ void print_text(const sim::ClusterResult& r, const sim::ClusterCheck* check, con
   fmt::print("  compute: {}\n", r.compute_model);
   fmt::print("one GPU:  {}\n", time_text(r.single_gpu_s));
   fmt::print("{}: {} -> {:.2f}x faster, {:.1f} % efficiency; {:.1f} % of the time in collectives, {:.1f} % idle\n",
-             counted(c.gpus, "GPU", "GPUs"), time_text(r.total_s), r.speedup, 100 * r.efficiency, 100 * r.collective_fraction,
-             100 * r.idle_fraction);
+             counted(c.gpus, "GPU", "GPUs"), time_text(r.total_s), r.speedup, 100 * r.efficiency,
+             100 * r.collective_fraction, 100 * r.idle_fraction);
   if (c.strategy == sim::Strategy::pipeline)
     fmt::print("  bubble: {:.1f} % idle here; (S-1)/(M+S-1) = {:.1f} % with free links and equal stages\n",
                100 * r.idle_fraction, 100 * r.bubble_formula);

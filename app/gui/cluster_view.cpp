@@ -134,8 +134,9 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
   }
   const sim::ClusterResult& r = *result_;
   // Rounded here: the string tables carry plain {} placeholders in both languages.
-  scaling_line_ = trf(r.config.gpus == 1 ? "cluster.scaling_one" : "cluster.scaling_many", lang, r.config.gpus, format_cluster_speedup(r.speedup),
-                      format_cluster_percent(r.efficiency), format_cluster_percent(r.collective_fraction));
+  scaling_line_ = trf(r.config.gpus == 1 ? "cluster.scaling_one" : "cluster.scaling_many", lang, r.config.gpus,
+                      format_cluster_speedup(r.speedup), format_cluster_percent(r.efficiency),
+                      format_cluster_percent(r.collective_fraction));
   const ImVec4 disabled = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
   const float width = std::max(avail_w, 200.0f);
   const float font = ImGui::GetFontSize();

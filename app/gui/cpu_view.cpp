@@ -126,7 +126,8 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
   // panel, large text), the note on how many cores are shown gives way, then the model's figure
   // (in fewer words first); the label that says these cores are simulated always stays.
   const std::string label = TF("label.simulated", cpu_display_name(cpu));
-  const std::string shown_note = cpu.cores == 1 ? std::string(T("cpu.core_shown_one")) : TF("cpu.cores_shown", cores, cpu.cores);
+  const std::string shown_note =
+      cpu.cores == 1 ? std::string(T("cpu.core_shown_one")) : TF("cpu.cores_shown", cores, cpu.cores);
   const std::string model_whole = model_vs_measured_line(cpu, ui_language());
   const std::string model_brief = model_vs_measured_line(cpu, ui_language(), true);
   const float width = size.x;  // the child has no padding

@@ -250,7 +250,8 @@ void draw_folded_controls(RealRunView& view) {
   const std::string cpu = c.cpu_kernel.empty() ? T("run.none") : c.cpu_kernel;
   const std::string gpu = c.gpu_kernel.empty() ? T("run.none") : c.gpu_kernel;
   const std::string shape = format_shape(c.shape);
-  const std::string text = cpu_kernel && cpu_kernel->uses_threads ? TF(c.threads == 1 ? "control.real_folded_one_thread" : "control.real_folded_threads", shape, cpu, c.threads, gpu)
+  const char* threads_key = c.threads == 1 ? "control.real_folded_one_thread" : "control.real_folded_threads";
+  const std::string text = cpu_kernel && cpu_kernel->uses_threads ? TF(threads_key, shape, cpu, c.threads, gpu)
                                                                   : TF("control.real_folded", shape, cpu, gpu);
   // Longer kernel names take the button's second line rather than lose the GPU's.
   if (wrapped_button(text, "unfold_real_controls")) view.controls_unfolded = true;
@@ -448,8 +449,9 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   view.controls_folded = !clean && crowded && !view.controls_unfolded.value_or(false);
   const bool hardware_hidden =
       compact || (view.controls_folded && view.results_end_h - view.controls_whole_h + view.controls_folded_h > room);
-  view.details_hidden =
-      compact || (hardware_hidden && view.results_end_h - view.controls_whole_h + view.controls_folded_h - view.hardware_h > room);
+  view.details_hidden = compact || (hardware_hidden && view.results_end_h - view.controls_whole_h +
+                                                            view.controls_folded_h - view.hardware_h >
+                                                        room);
   wrapped_text(colour_measured(), T("label.measured_here"));
   float hardware_drawn_h = 0;
   if (!hardware_hidden) {
@@ -522,9 +524,9 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     float gap = std::numeric_limits<float>::max();
     // A run on its way (started, queued or due after a control moved) is queued; one estimated
     // too long waits for "Run anyway"; else none was asked for ("--no-run", or cancelled).
-    const char* no_result_key = session.busy()                                   ? "run.queued"
-                                : session.pending_confirmation(ui_language())    ? "run.waiting"
-                                                                                 : "run.not_run";
+    const char* no_result_key = session.busy()                                ? "run.queued"
+                                : session.pending_confirmation(ui_language()) ? "run.waiting"
+                                                                              : "run.not_run";
     draw_result_row("CPU", *results[0], cells[0], c.cpu_kernel, status, no_result_key, gap);
     draw_result_row("GPU", *results[1], cells[1], c.gpu_kernel, status, no_result_key, gap);
     view.figures_gap = gap == std::numeric_limits<float>::max() ? 0 : gap;

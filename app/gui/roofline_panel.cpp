@@ -117,7 +117,8 @@ const char* basis_words(IntensityBasis b) {
 }
 
 std::string here_where(const kernels::JobResult& r) {
-  if (r.device == kernels::Device::cpu) return TF(r.threads == 1 ? "roofline.where_cpu_one" : "roofline.where_cpu", r.threads);
+  if (r.device == kernels::Device::cpu)
+    return TF(r.threads == 1 ? "roofline.where_cpu_one" : "roofline.where_cpu", r.threads);
   if (r.software_renderer) return TF("roofline.where_software", r.device_name);
   return TF("roofline.where_gpu", r.device_name);
 }

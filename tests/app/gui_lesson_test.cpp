@@ -92,7 +92,8 @@ TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
         for (std::size_t i = 0; i + 1 < block.size(); ++i) {
           const std::string before = block[i], after = block[i + 1];
           const bool figure_then_word = !before.empty() && std::isdigit(static_cast<unsigned char>(before.back())) &&
-                                        !after.empty() && (std::isalpha(static_cast<unsigned char>(after.front())) || after.front() == '%');
+                                        !after.empty() &&
+                                      (std::isalpha(static_cast<unsigned char>(after.front())) || after.front() == '%');
           EXPECT_FALSE(figure_then_word) << lang << " step " << step["lesson_step"] << ": \"" << before << "\" / \""
                                          << after << "\"";
         }

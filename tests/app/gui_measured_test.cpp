@@ -239,7 +239,7 @@ TEST(GuiMeasured, ARowWithNoRunAskedForSaysNotRunYet) {
     const auto r = run_window("not_run_yet", std::string("--frames 2 --window 1280x720 --no-run --size 64 --print-state "
                                                          "--lang ") + lang);
     ASSERT_EQ(r.exit_code, 0) << r.output;
-    const std::string want = std::string(lang) == "en" ? "not run yet" : "\xEC\x95\x84\xEC\xA7\x81 \xEC\x8B\xA4\xED\x96\x89 \xEC\x95\x88 \xED\x95\xA8";
+    const std::string want = std::string(lang) == "en" ? "not run yet" : "아직 실행 안 함";
     bool said = false, queued = false;
     for (const auto& t : r.state["clipped_text"]["drawn"]) {
       said |= t["text"] == want;

@@ -189,7 +189,8 @@ TEST_F(GuiProjector, AShortPanelFoldsTheRealRunsControlsSoTheResultsShow) {
         const std::string before = text.substr(0, nl), after = text.substr(nl + 1);
         EXPECT_FALSE(before.ends_with("\xC2\xB7") || before.ends_with("\xC2\xB7 ")) << text;
         const bool figure_then_word = !before.empty() && std::isdigit(static_cast<unsigned char>(before.back())) &&
-                                      !after.empty() && (std::isalpha(static_cast<unsigned char>(after.front())) || after.front() == '%');
+                                      !after.empty() &&
+                                      (std::isalpha(static_cast<unsigned char>(after.front())) || after.front() == '%');
         EXPECT_FALSE(figure_then_word) << text;
       }
     }

@@ -32,6 +32,11 @@ struct Column {
 void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Language lang) {
   using lesson::tr;
   drawn = true;
+  // The FP32 bar is drawn in the text's colour, white on the dark theme and black on the light
+  // one: the note names the colour the screen shows.
+  const char* fp32_colour =
+      tr(current_theme() == Theme::light_high_contrast ? "generations.black" : "generations.white", lang);
+  const auto note = [&](const char* key) { return lesson::trf(key, lang, fp32_colour); };
   const auto rows = generation_table(sim::gpu_presets());
   // Before Volta there are no tensor cores: said in words, not with a dash that reads as "unknown".
   const std::string none = tr("generations.none", lang);
@@ -72,12 +77,12 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   };
   const auto height_at = [&](float scale, int header_lines = 1) {
     const float note_h =
-        wrapped_text_size(tr("generations.note_short", lang), size.x / scale).y * scale + style.ItemSpacing.y;
+        wrapped_text_size(note("generations.note_short"), size.x / scale).y * scale + style.ItemSpacing.y;
     return note_h + static_cast<float>(rows.size() + header_lines) * (font_h * scale + row_fixed) + style.ItemSpacing.y;
   };
   const float room = ImGui::GetContentRegionAvail().y;
   // At full size a row is at least a line with its spacing, and the header has its cell padding.
-  const float roomy_h = wrapped_text_size(tr("generations.note", lang), size.x).y +
+  const float roomy_h = wrapped_text_size(note("generations.note"), size.x).y +
                         style.ItemSpacing.y * 3 + font_h + style.CellPadding.y * 2 +
                         static_cast<float>(rows.size()) * (ImGui::GetTextLineHeightWithSpacing() + 2);
   // A line to spare in choosing: the table's own rounding of row heights is not modelled.
@@ -113,7 +118,7 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
     for (const auto& c : all) text_w += widest(c);
     const float chart_w = chart_roomy();
     const auto fits_at = [&](float g) {
-      const float note_h = wrapped_text_size(tr("generations.note", lang), size.x / g).y * g;
+      const float note_h = wrapped_text_size(note("generations.note"), size.x / g).y * g;
       const float h = note_h + style.ItemSpacing.y * 3 + font_h * g + style.CellPadding.y * 2 +
                       static_cast<float>(rows.size()) * (font_h * g + style.ItemSpacing.y + 2) + font_h * g;
       // A larger raster's glyphs are not exactly proportional: 3 % to spare in width.
@@ -207,13 +212,13 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
   const char* note_key = tight ? "generations.note_short" : "generations.note";
   bars = chart ? Bars::column : Bars::none;
   if (!chart) {
-    const float note_h = wrapped_text_size(tr(note_key, lang), ImGui::GetContentRegionAvail().x).y;
+    const float note_h = wrapped_text_size(note(note_key), ImGui::GetContentRegionAvail().x).y;
     const float table_h = ImGui::GetContentRegionAvail().y - note_h - style.ItemSpacing.y;
     if (bar_under_h(row_height(table_h)) >= std::max(4.0f, 0.25f * text_h)) bars = Bars::under;
     else note_key = tight ? "generations.note_short_nobars" : "generations.note_nobars";
   }
   // Squeezed, the note keeps what the figures are (computed, and from where) in fewer words.
-  text_wrapped(tr(note_key, lang));
+  text_wrapped(note(note_key));
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY;
   const int ncols = static_cast<int>(std::count(shown.begin(), shown.end(), true)) + (chart ? 1 : 0);
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -51,8 +51,8 @@ constexpr Entry kTable[] = {
     {"generations.chart", "Peak (bars)", "최대 성능(막대)"},
     {"generations.chart_short", "Peak", "최대"},
     {"generations.note_short",
-     "Peaks computed from each preset's parts (sources: assets/presets). Bars on one scale: tensor cores in colour, FP32 white.",
-     "최대 성능은 각 프리셋의 구성으로 계산(출처: assets/presets). 막대는 같은 눈금: 텐서 코어는 색, FP32는 흰 선."},
+     "Peaks computed from each preset's parts (sources: assets/presets). Bars on one scale: tensor cores in colour, FP32 {}.",
+     "최대 성능은 각 프리셋의 구성으로 계산(출처: assets/presets). 막대는 같은 눈금: 텐서 코어는 색, FP32는 {} 선."},
     {"generations.note_short_nobars", "Peaks computed from each preset's parts (sources: assets/presets).",
      "최대 성능은 각 프리셋의 구성으로 계산(출처: assets/presets)."},
     {"generations.note_nobars",
@@ -62,9 +62,13 @@ constexpr Entry kTable[] = {
      "데이터시트 출처는 assets/presets에 있습니다."},
     {"generations.note",
      "Every GPU preset, oldest first. Peaks are computed from each preset's parts (SMs × cores × clock; dense tensor "
-     "figures); the presets' datasheet sources are in assets/presets. Bars on one scale: tensor cores in colour, FP32 as the white line.",
+     "figures); the presets' datasheet sources are in assets/presets. Bars on one scale: tensor cores in colour, FP32 as the {} "
+     "line.",
      "모든 GPU 프리셋, 오래된 순서. 최대 성능은 각 프리셋의 구성(SM × 코어 × 클럭, 텐서는 밀집 연산)으로 계산했고, "
-     "데이터시트 출처는 assets/presets에 있습니다. 막대는 모두 같은 눈금: 텐서 코어는 색 막대, FP32는 흰 선입니다."},
+     "데이터시트 출처는 assets/presets에 있습니다. 막대는 모두 같은 눈금: 텐서 코어는 색 막대, FP32는 {} 선입니다."},
+    // The colour of the FP32 bar, the text's: white on the dark theme, black on the light one.
+    {"generations.white", "white", "흰"},
+    {"generations.black", "black", "검은"},
     {"caption.sources", "Sources:", "출처:"},
     {"panel.cluster", "Cluster (simulated)", "클러스터 (시뮬레이션)"},
     // The cluster view (docs/CLUSTER.md).

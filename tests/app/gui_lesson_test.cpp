@@ -10,6 +10,7 @@
 #include <sstream>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -330,6 +331,20 @@ TEST_F(GuiLesson, TheGenerationsTableBesideTheRealRunStillDrawsItsBars) {
           << lang << window;
       EXPECT_EQ(s["clipped_text"]["count"], 0) << lang << window << s["clipped_text"].dump();
     }
+  }
+}
+
+// The note names the FP32 bar's colour as the theme draws it (the text's colour): it said "white"
+// on the light theme too, where the line is black.
+TEST_F(GuiLesson, TheGenerationsNoteNamesTheColourTheThemeDraws) {
+  for (const auto& [keys, lang, want] :
+       {std::tuple{"G", "en", "FP32 as the white line."}, std::tuple{"T,G", "en", "FP32 as the black line."},
+        std::tuple{"T,G", "ko", "FP32는 검은 선입니다."}}) {
+    const auto s = state_of(std::string("--size 64 --window 1920x1080 --keys ") + keys + " --lang " + lang);
+    ASSERT_TRUE(s["generations"]["shown"].get<bool>()) << keys;
+    bool said = false;
+    for (const auto& t : s["clipped_text"]["drawn"]) said |= t["text"].get<std::string>().ends_with(want);
+    EXPECT_TRUE(said) << keys << " " << lang << ": " << s["clipped_text"]["drawn"].dump();
   }
 }
 

@@ -5,6 +5,8 @@
 
 #include <imgui.h>
 
+#include "gui/text_fit.hpp"
+
 namespace ws::app {
 
 namespace {
@@ -69,21 +71,13 @@ float lay_out(const std::vector<lesson::CaptionBlock>& blocks, ImFont* regular, 
       while (from + 1 < pieces.size() && (pieces[from].text.empty() || pieces[from].text.back() != ' ')) ++from;
       return from;
     };
-    const auto ends_in_figure = [&](std::size_t piece) {
-      std::string_view t(pieces[piece].text);
-      while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
-      return !t.empty() && t.back() >= '0' && t.back() <= '9';
-    };
-    const auto starts_like_a_unit = [&](std::size_t piece) {
-      const std::string& t = pieces[piece].text;
-      return !t.empty() && ((t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z') || t[0] == '%');
-    };
     float x = start.x + indent;
     for (std::size_t i = 0; i < pieces.size();) {
       // A figure takes the word or "%" after it along ("0.1823 ms", "132 SMs", "87 %"), as the
       // panels do.
       std::size_t end = word_end(i);
-      while (end + 1 < pieces.size() && ends_in_figure(end) && starts_like_a_unit(end + 1)) end = word_end(end + 1);
+      while (end + 1 < pieces.size() && figure_and_its_unit(pieces[end].text, pieces[end + 1].text))
+        end = word_end(end + 1);
       float word_w = 0;
       for (std::size_t j = i; j <= end; ++j) word_w += width(pieces[j], j == end);
       // The trailing space may hang over the edge; the letters may not.

@@ -311,8 +311,10 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
 }
 
 nlohmann::json GenerationsPanel::state() const {
-  return {{"shown", drawn},           {"columns", columns},       {"rows", row_ids}, {"marked", marked},
-          {"dropped_columns", dropped_columns}, {"font_scale", font_scale}, {"bars", bars == Bars::column ? "column" : bars == Bars::under ? "under" : "none"}, {"chart_px", chart_px}};
+  const char* bars_name = bars == Bars::column ? "column" : bars == Bars::under ? "under" : "none";
+  return {{"shown", drawn},         {"columns", columns},         {"rows", row_ids},
+          {"marked", marked},       {"dropped_columns", dropped_columns}, {"font_scale", font_scale},
+          {"bars", bars_name},      {"chart_px", chart_px}};
 }
 
 }  // namespace ws::app

@@ -16,15 +16,13 @@ struct Piece {
 };
 
 std::vector<Piece> pieces_of(const std::string& text, std::size_t from, std::size_t to) {
-  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
-  const auto is_unit_start = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '%'; };
   std::vector<Piece> pieces;
   for (std::size_t i = from; i < to;) {
     const std::size_t word_at = text.find_first_not_of(' ', i);
     if (word_at == std::string::npos || word_at >= to) break;
     const std::size_t word_end = std::min(text.find(' ', word_at), to);
     std::string gap = text.substr(i, word_at - i), word = text.substr(word_at, word_end - word_at);
-    if (!pieces.empty() && is_digit(pieces.back().words.back()) && is_unit_start(word.front()))
+    if (!pieces.empty() && figure_and_its_unit(pieces.back().words, word))
       pieces.back().words += gap + word;
     else
       pieces.push_back({std::move(gap), std::move(word)});
@@ -42,6 +40,13 @@ std::vector<std::string> split_words(const std::string& text) {
 float width_of(const std::string& s) { return ImGui::CalcTextSize(s.c_str()).x; }
 
 }  // namespace
+
+bool figure_and_its_unit(std::string_view word, std::string_view next) {
+  while (!word.empty() && word.back() == ' ') word.remove_suffix(1);
+  if (word.empty() || next.empty()) return false;
+  const char c = next.front();
+  return word.back() >= '0' && word.back() <= '9' && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '%');
+}
 
 std::string fit_whole_words(const std::string& text, float max_w) {
   if (width_of(text) <= max_w) return text;

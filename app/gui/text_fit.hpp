@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 struct ImVec2;
@@ -17,6 +18,10 @@ std::string fit_whole_words(const std::string& text, float max_w);
 // `text` broken into lines of whole words no wider than `max_w`; a single word wider than that is
 // left out (it could only be shown cut).
 std::vector<std::string> wrap_whole_words(const std::string& text, float max_w);
+
+// Whether a line must not break between `word` and `next`: a figure and the word or "%" after it
+// ("3.18 GFLOP/s", "1 thread", "51.5 %"). The panels' wrapping and the captions' both ask this.
+bool figure_and_its_unit(std::string_view word, std::string_view next);
 
 // `text` with a line break at each space where the next word would pass `max_w`, and nowhere else:
 // ImGui's own wrapping also breaks after '.' and ',', which splits a figure ("0." / "005561 ms").

@@ -1,7 +1,6 @@
 // Lecture mode as a lecturer uses it, rendered headless: every built-in step in both languages,
 // Hangul really drawn, step keys, resuming a step, a broken file, presentation keys and settings.
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -92,10 +91,7 @@ TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
         caption_line_count += static_cast<int>(block.size());
         for (std::size_t i = 0; i + 1 < block.size(); ++i) {
           const std::string before = block[i], after = block[i + 1];
-          const bool figure_then_word = !before.empty() && std::isdigit(static_cast<unsigned char>(before.back())) &&
-                                        !after.empty() &&
-                                      (std::isalpha(static_cast<unsigned char>(after.front())) || after.front() == '%');
-          EXPECT_FALSE(figure_then_word) << lang << " step " << step["lesson_step"] << ": \"" << before << "\" / \""
+          EXPECT_FALSE(ws::test_support::figure_parted_from_its_word(before, after)) << lang << " step " << step["lesson_step"] << ": \"" << before << "\" / \""
                                          << after << "\"";
         }
       }

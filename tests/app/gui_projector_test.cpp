@@ -2,7 +2,6 @@
 // growing with the window, the P key and its setting, a HiDPI screen's content scale, and the
 // clipped-text check over every step of both built-in lessons at 1280x720 and 1920x1080, 1x and
 // 2x text. Every run gets a temporary HOME, and the test asserts no settings were written there.
-#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -188,10 +187,7 @@ TEST_F(GuiProjector, AShortPanelFoldsTheRealRunsControlsSoTheResultsShow) {
         ++broken;
         const std::string before = text.substr(0, nl), after = text.substr(nl + 1);
         EXPECT_FALSE(before.ends_with("\xC2\xB7") || before.ends_with("\xC2\xB7 ")) << text;
-        const bool figure_then_word = !before.empty() && std::isdigit(static_cast<unsigned char>(before.back())) &&
-                                      !after.empty() &&
-                                      (std::isalpha(static_cast<unsigned char>(after.front())) || after.front() == '%');
-        EXPECT_FALSE(figure_then_word) << text;
+        EXPECT_FALSE(ws::test_support::figure_parted_from_its_word(before, after)) << text;
       }
     }
     EXPECT_GE(broken, 2) << "the folded button and the timeline's clock each take two lines here";

@@ -34,6 +34,14 @@ struct WindowOptions {
 // when there is none).
 nlohmann::json printed_state(const std::string& output);
 
+// Whether a line that ends in `before` and the next, which starts with `after`, part a figure from
+// its word or "%" ("cut into 8" / "micro-batches", "DRAM 51.5" / "%"): what no line break may do.
+inline bool figure_parted_from_its_word(const std::string& before, const std::string& after) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  return !before.empty() && digit(before.back()) && !after.empty() && (letter(after.front()) || after.front() == '%');
+}
+
 // Runs `warpscope --screenshot <test output dir>/<name>-<Suite.Test>.png <args>`. The PNG is
 // deleted first so that a window which wrote nothing is never judged by an earlier run's picture.
 WindowRun run_window(const std::string& name, const std::string& args, const WindowOptions& options = {});

@@ -40,6 +40,13 @@ std::array<Rgba, kPaletteSize> lane_palette(LaneBackground background) {
   if (background == LaneBackground::light) {
     p[static_cast<int>(S::not_resident)] = {0.80f, 0.80f, 0.84f, 1};
     p[sim::kLaneMasked] = {0.95f, 0.95f, 0.96f, 1};
+    // The same hues, deep enough to stand out from white on a projector (at least 3:1): the
+    // dark theme's bright green, yellow and cyan are barely darker than white (1.4-1.7:1).
+    p[static_cast<int>(S::issuing)] = {0.10f, 0.62f, 0.18f, 1};
+    p[static_cast<int>(S::waiting_dependency)] = {0.72f, 0.52f, 0.00f, 1};
+    p[static_cast<int>(S::waiting_memory)] = {0.88f, 0.33f, 0.10f, 1};
+    p[static_cast<int>(S::waiting_barrier)] = {0.55f, 0.33f, 0.88f, 1};
+    p[static_cast<int>(S::on_tensor_core)] = {0.00f, 0.60f, 0.75f, 1};
   }
   return p;
 }

@@ -2,6 +2,7 @@
 // model's state, byte for byte, and every byte the model can produce must have a legend colour.
 #include "core/lane_texels.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <vector>
@@ -18,6 +19,17 @@ std::unique_ptr<sim::Simulation> small_sim() {
   cfg.shape = {40, 72, 48};  // not a multiple of the block: edge lanes have no cell
   cfg.block = 16;
   return std::make_unique<sim::Simulation>(sim::find_gpu("v100"), sim::find_cpu("i7-3960x"), cfg);
+}
+
+// WCAG's relative luminance and contrast ratio: what a projector leaves of a colour's difference
+// from the background.
+double relative_luminance(const app::Rgba& c) {
+  const auto lin = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+}
+double contrast_ratio(const app::Rgba& a, const app::Rgba& b) {
+  const double la = relative_luminance(a), lb = relative_luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
 }  // namespace
@@ -70,6 +82,20 @@ TEST(LaneTexels, MatrixCellsFillInWithTheirOwnersColourSlot) {
       else
         EXPECT_EQ(v, 0);
     }
+}
+
+TEST(LaneTexels, EveryWorkingStateStandsOutFromTheBackground) {
+  // The windows' backgrounds: ImGui's dark style and the light theme's white (gui/theme.cpp).
+  const std::pair<app::LaneBackground, app::Rgba> themes[] = {{app::LaneBackground::dark, {0.06f, 0.06f, 0.06f, 1}},
+                                                               {app::LaneBackground::light, {1, 1, 1, 1}}};
+  for (const auto& [background, bg] : themes) {
+    const auto palette = app::lane_palette(background);
+    for (auto state : {sim::WarpState::issuing, sim::WarpState::eligible, sim::WarpState::waiting_dependency,
+                       sim::WarpState::waiting_memory, sim::WarpState::waiting_barrier, sim::WarpState::on_tensor_core,
+                       sim::WarpState::done})
+      EXPECT_GE(contrast_ratio(palette[static_cast<int>(state)], bg), 3.0)
+          << "state " << static_cast<int>(state) << (background == app::LaneBackground::light ? " on white" : " on dark");
+  }
 }
 
 TEST(LaneTexels, EveryStateTheModelCanProduceHasADistinctLegendColour) {

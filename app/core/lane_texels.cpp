@@ -1,6 +1,7 @@
 #include "core/lane_texels.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace ws::app {
@@ -49,6 +50,15 @@ std::array<Rgba, kPaletteSize> lane_palette(LaneBackground background) {
     p[static_cast<int>(S::on_tensor_core)] = {0.00f, 0.60f, 0.75f, 1};
   }
   return p;
+}
+
+double contrast_ratio(const Rgba& a, const Rgba& b) {
+  const auto luminance = [](const Rgba& c) {
+    const auto linear = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b);
+  };
+  const double la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
 std::array<Rgba, kPaletteSize> owner_palette() {

@@ -33,6 +33,9 @@ std::span<const LegendEntry> lane_legend();
 enum class LaneBackground { dark, light };
 std::array<Rgba, kPaletteSize> lane_palette(LaneBackground background = LaneBackground::dark);
 std::array<Rgba, kPaletteSize> owner_palette();
+// WCAG 2's contrast ratio of two opaque colours, 1 (the same) to 21 (black on white): what a
+// projector leaves of their difference. Graphics want 3 and text 4.5.
+double contrast_ratio(const Rgba& a, const Rgba& b);
 
 // Fills `out` (sm_count × warp_slots × 32 bytes) with the lanes' states at the model's cycle.
 void encode_lane_texels(const sim::Simulation& s, std::span<std::uint8_t> out);

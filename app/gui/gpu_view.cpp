@@ -186,12 +186,24 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
   const float sc = view_.scale;
   const float line_h = ImGui::GetTextLineHeight();
   const ImU32 text = IM_COL32(235, 235, 235, 255), shadow = IM_COL32(0, 0, 0, 200);
+  // Over lanes a label is light with a dark shadow, which reads on every lane colour; on the
+  // window's background (above an SM, left of a warp) it takes the theme's text colour: the light
+  // text was white on white in the light theme.
+  const ImVec4 background = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg), ink = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+  labels = {};
   // A label the view's edge would cut is left out: half a word says nothing (panning brings it back).
-  auto label = [&](ImVec2 p, const std::string& t) {
+  auto label = [&](ImVec2 p, const std::string& t, bool on_background) {
     const ImVec2 extent = ImGui::CalcTextSize(t.c_str());
     if (p.x < origin.x || p.y < origin.y || p.x + extent.x + 1 > origin.x + size.x ||
         p.y + extent.y + 1 > origin.y + size.y)
       return;
+    if (on_background) {
+      dl->AddText(p, ImGui::ColorConvertFloat4ToU32(ink), t.c_str());
+      ++labels.on_background;
+      labels.weakest_contrast = std::min(labels.weakest_contrast,
+                                         contrast_ratio({ink.x, ink.y, ink.z, 1}, {background.x, background.y, background.z, 1}));
+      return;
+    }
     dl->AddText(ImVec2(p.x + 1, p.y + 1), shadow, t.c_str());
     dl->AddText(p, text, t.c_str());
   };
@@ -211,7 +223,7 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
       const int sm = r * layout_.block_columns + c;
       if (sm >= layout_.blocks) continue;
       const float wx = c * pitch_x, wy = r * pitch_y;
-      if (sm_labels) label(to_screen(wx, wy - line_h / sc - 0.2f), fmt::format("SM {}", sm));
+      if (sm_labels) label(to_screen(wx, wy - line_h / sc - 0.2f), fmt::format("SM {}", sm), true);
       if (!warp_labels) continue;
       const int s0 = std::max(0, static_cast<int>(std::floor(view_.origin_y - wy)));
       const int s1 = std::min(layout_.cells_y - 1, static_cast<int>(std::ceil(view_.origin_y + size.y / sc - wy)));
@@ -225,13 +237,13 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
         // are then left out rather than drawn on top of it.
         const bool in_gap = layout_.gap * sc > tw + 6;
         if (in_gap) p.x -= tw + 4;
-        label(ImVec2(p.x + 2, p.y + (sc - line_h) / 2), t);
+        label(ImVec2(p.x + 2, p.y + (sc - line_h) / 2), t, in_gap);
         const float label_right = in_gap ? 0.0f : p.x + 2 + tw + 2;
         if (lane_labels && sc >= line_h * 1.6f)
           for (int lane = 0; lane < layout_.cells_x; ++lane) {
             const ImVec2 q = to_screen(wx + lane, wy + slot);
             if (q.x < origin.x - sc || q.x > origin.x + size.x || q.x < label_right) continue;
-            label(ImVec2(q.x + 2, q.y + sc - line_h - 1), std::to_string(lane));
+            label(ImVec2(q.x + 2, q.y + sc - line_h - 1), std::to_string(lane), false);
           }
       }
     }

@@ -39,6 +39,13 @@ class GpuView {
     int covering = 0;
   };
   OutlineReport outlines;
+  // The labels the last frame drew on the window's background (SM names, warp names in the gap
+  // beside their row), and the lowest contrast of their colour against it, for --print-state.
+  struct LabelReport {
+    int on_background = 0;
+    double weakest_contrast = 21;
+  };
+  LabelReport labels;
   const GridLayout& layout() const { return layout_; }
   const GridView& view() const { return view_; }
 

@@ -39,6 +39,8 @@ nlohmann::json picture_counts(const SimulationPanel& sim, const RealRunView& rea
   if (c["drawn_chip"] == 1) {
     c["highlight_outlines"] = sim.gpu_view.outlines.drawn;
     c["highlight_outlines_covering"] = sim.gpu_view.outlines.covering;
+    c["labels_on_background"] = sim.gpu_view.labels.on_background;
+    c["labels_on_background_contrast"] = sim.gpu_view.labels.weakest_contrast;
   }
   const sim::Simulation* s = sim.session.simulation();
   if (!s) return c;

@@ -294,3 +294,17 @@ TEST_F(GuiSim, TheMatricesShowWhereTheirLabelsDoNotFit) {
       EXPECT_NE(t["panel"], "Simulated GPU") << size << ": " << t["text"];
   }
 }
+
+// Zoomed in, each SM is named above it and each warp beside its row, on the window's background:
+// in the theme's ink there. They were near-white with a shadow, white on white in the light theme.
+TEST_F(GuiSim, TheChipsLabelsOnTheBackgroundReadInBothThemes) {
+  for (const std::string theme_keys : {"", " --keys T"}) {
+    SCOPED_TRACE(theme_keys.empty() ? "dark" : "light");
+    const auto f = render("sim_labels", "--size 128 --preset h100 --cycle 500 --zoom sm:0" + theme_keys);
+    ASSERT_FALSE(f.state.is_discarded());
+    EXPECT_EQ(f.state["theme"], theme_keys.empty() ? "dark" : "light");
+    const auto& picture = f.state["picture"];
+    EXPECT_GE(picture["labels_on_background"].get<int>(), 1) << "no SM or warp named beside the lanes";
+    EXPECT_GE(picture["labels_on_background_contrast"].get<double>(), 7.0);
+  }
+}

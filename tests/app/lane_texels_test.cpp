@@ -21,17 +21,6 @@ std::unique_ptr<sim::Simulation> small_sim() {
   return std::make_unique<sim::Simulation>(sim::find_gpu("v100"), sim::find_cpu("i7-3960x"), cfg);
 }
 
-// WCAG's relative luminance and contrast ratio: what a projector leaves of a colour's difference
-// from the background.
-double relative_luminance(const app::Rgba& c) {
-  const auto lin = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
-  return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
-}
-double contrast_ratio(const app::Rgba& a, const app::Rgba& b) {
-  const double la = relative_luminance(a), lb = relative_luminance(b);
-  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
-}
-
 }  // namespace
 
 TEST(LaneTexels, EachLaneCarriesItsWarpsStateOrTheMaskedValue) {
@@ -84,6 +73,14 @@ TEST(LaneTexels, MatrixCellsFillInWithTheirOwnersColourSlot) {
     }
 }
 
+TEST(LaneTexels, ContrastRatioIsWcags) {
+  EXPECT_NEAR(app::contrast_ratio({0, 0, 0, 1}, {1, 1, 1, 1}), 21.0, 1e-9);
+  EXPECT_NEAR(app::contrast_ratio({1, 1, 1, 1}, {0, 0, 0, 1}), 21.0, 1e-9);
+  EXPECT_NEAR(app::contrast_ratio({0.3f, 0.6f, 0.2f, 1}, {0.3f, 0.6f, 0.2f, 1}), 1.0, 1e-9);
+  // #767676 on white is the lightest grey WCAG's examples give as passing 4.5:1.
+  EXPECT_NEAR(app::contrast_ratio({118 / 255.0f, 118 / 255.0f, 118 / 255.0f, 1}, {1, 1, 1, 1}), 4.54, 0.01);
+}
+
 TEST(LaneTexels, EveryWorkingStateStandsOutFromTheBackground) {
   // The windows' backgrounds: ImGui's dark style and the light theme's white (gui/theme.cpp).
   const std::pair<app::LaneBackground, app::Rgba> themes[] = {{app::LaneBackground::dark, {0.06f, 0.06f, 0.06f, 1}},
@@ -93,7 +90,7 @@ TEST(LaneTexels, EveryWorkingStateStandsOutFromTheBackground) {
     for (auto state : {sim::WarpState::issuing, sim::WarpState::eligible, sim::WarpState::waiting_dependency,
                        sim::WarpState::waiting_memory, sim::WarpState::waiting_barrier, sim::WarpState::on_tensor_core,
                        sim::WarpState::done})
-      EXPECT_GE(contrast_ratio(palette[static_cast<int>(state)], bg), 3.0)
+      EXPECT_GE(app::contrast_ratio(palette[static_cast<int>(state)], bg), 3.0)
           << "state " << static_cast<int>(state) << (background == app::LaneBackground::light ? " on white" : " on dark");
   }
 }

@@ -20,6 +20,10 @@ void apply_theme(Theme theme) {
     style.Colors[ImGuiCol_Text] = ImVec4(0, 0, 0, 1);
     style.Colors[ImGuiCol_WindowBg] = ImVec4(1, 1, 1, 1);
     style.Colors[ImGuiCol_Border] = ImVec4(0, 0, 0, 0.6f);
+    // Secondary text (notes, sources, what is not run yet) and the faint lines drawn in its
+    // colour: ImGui's 0.6 grey is 2.8:1 on white, under the 4.5:1 text needs; 0.4 is 5.7:1 and
+    // still plainly lighter than the black text beside it.
+    style.Colors[ImGuiCol_TextDisabled] = ImVec4(0.40f, 0.40f, 0.40f, 1);
     style.Colors[ImGuiCol_FrameBg] = ImVec4(0.90f, 0.90f, 0.90f, 1);
   }
   style.WindowRounding = 4;

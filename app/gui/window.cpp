@@ -23,6 +23,7 @@
 #include <fmt/format.h>
 
 #include "core/assets.hpp"
+#include "core/lane_texels.hpp"
 #include "core/measured_elsewhere.hpp"
 #include "core/measured_text.hpp"
 #include "core/settings.hpp"
@@ -137,6 +138,20 @@ bool apply_selection(SimulationPanel& panel, const std::string& select) {
   if (auto v = parse_target(select, "lane"); v.size() == 3) return panel.gpu_view.selection = {v[0], v[1], v[2]}, true;
   if (auto v = parse_target(select, "core"); v.size() == 1) return panel.selected_core = v[0], true;
   return false;
+}
+
+// The theme's text colours against its window background (WCAG ratio): the plain text, the
+// secondary text, and the weakest of the colours that say where a figure comes from.
+nlohmann::json text_contrast_json() {
+  const auto rgba = [](const ImVec4& c) { return Rgba{c.x, c.y, c.z, 1}; };
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const Rgba background = rgba(style.Colors[ImGuiCol_WindowBg]);
+  double coloured = 21;
+  for (const ImVec4& c : {colour_ok(), colour_error(), colour_measured(), colour_elsewhere(), colour_simulated()})
+    coloured = std::min(coloured, contrast_ratio(rgba(c), background));
+  return {{"text", contrast_ratio(rgba(style.Colors[ImGuiCol_Text]), background)},
+          {"secondary", contrast_ratio(rgba(style.Colors[ImGuiCol_TextDisabled]), background)},
+          {"coloured", coloured}};
 }
 
 nlohmann::json clip_report_json() {
@@ -873,6 +888,7 @@ int run_gui(const GuiOptions& options) {
     state["style_window_padding"] = ImGui::GetStyle().WindowPadding.x;
     state["style_window_min_size"] = ImGui::GetStyle().WindowMinSize.x;
     state["theme"] = pres.theme == Theme::dark ? "dark" : "light";
+    state["text_contrast"] = text_contrast_json();
     state["clean"] = pres.clean;
     state["fullscreen"] = pres.fullscreen;
     // The roofline as drawn in the last frame: plot rectangle, decades, each roof and point with

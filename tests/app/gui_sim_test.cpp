@@ -308,3 +308,18 @@ TEST_F(GuiSim, TheChipsLabelsOnTheBackgroundReadInBothThemes) {
     EXPECT_GE(picture["labels_on_background_contrast"].get<double>(), 7.0);
   }
 }
+
+// A projector washes out the difference between a text and its background: every text colour of
+// both themes keeps WCAG's 4.5:1. The light theme's secondary grey (notes, sources, "not run
+// yet", the cluster's ideal line) was ImGui's 0.6 grey, 2.8:1 on white.
+TEST_F(GuiSim, EveryTextColourReadsOnItsThemesBackground) {
+  for (const std::string theme_keys : {"", " --keys T"}) {
+    SCOPED_TRACE(theme_keys.empty() ? "dark" : "light");
+    const auto f = render("sim_text_contrast", "--size 64 --preset h100 --cycle 0" + theme_keys);
+    ASSERT_FALSE(f.state.is_discarded());
+    const auto& contrast = f.state["text_contrast"];
+    EXPECT_GE(contrast["text"].get<double>(), 7.0);
+    EXPECT_GE(contrast["secondary"].get<double>(), 4.5);
+    EXPECT_GE(contrast["coloured"].get<double>(), 4.5);
+  }
+}

@@ -21,12 +21,37 @@ void GflopsHistory::add(const std::string& kernel, double gflops) {
   if (points.size() > kMaxPoints) points.erase(points.begin());
 }
 
-void GflopsHistory::draw(float height) const {
+std::vector<const GflopsHistory::Reference*> GflopsHistory::shown_references() const {
+  const Reference* fastest = nullptr;
+  for (const auto& r : references_)
+    if (r.gflops > 0 && (fastest == nullptr || r.gflops > fastest->gflops)) fastest = &r;
+  std::vector<const Reference*> shown;
+  for (const auto& r : references_)
+    if (r.gflops > 0 && (&r == fastest || series_.count(r.kernel) > 0)) shown.push_back(&r);
+  return shown;
+}
+
+void GflopsHistory::draw(float height) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
-  const float legend_h = ImGui::GetTextLineHeightWithSpacing() *
-                         (std::ceil(series_.size() / 2.0f) + static_cast<float>(references_.size()));
-  const float plot_h = std::max(40.0f, height - legend_h);
+  const auto shown = shown_references();
+  const int left_out = static_cast<int>(std::count_if(references_.begin(), references_.end(),
+                                                      [](const Reference& r) { return r.gflops > 0; })) -
+                       static_cast<int>(shown.size());
+  // The legend as it will be drawn (its lines wrapped at spaces), so the plot takes the rest.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  constexpr float kSwatchW = 18;
+  std::vector<std::string> labels;
+  for (const Reference* r : shown) labels.push_back(r->label + ": " + format_sig3(r->gflops) + " GFLOP/s");
+  const std::string more =
+      left_out == 1 ? std::string(T("history.elsewhere_more_one")) : TF("history.elsewhere_more", left_out);
+  float legend_h = ImGui::GetTextLineHeightWithSpacing() * std::ceil(series_.size() / 2.0f);
+  for (const auto& label : labels)
+    legend_h += wrapped_text_size(label, width - kSwatchW - style.ItemSpacing.x).y + style.ItemSpacing.y;
+  if (left_out > 0) legend_h += wrapped_text_size(more, width).y + style.ItemSpacing.y;
+  // Room for three decade labels however long the legend: a 40 px plot of a few decades had one.
+  const float plot_h = std::max(5 * ImGui::GetTextLineHeight(), height - legend_h);
+  drawn = {static_cast<int>(shown.size()), left_out, plot_h};
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 frame = ImGui::GetColorU32(ImGuiCol_FrameBg);
   const ImU32 grid = ImGui::GetColorU32(ImGuiCol_Border);
@@ -39,12 +64,12 @@ void GflopsHistory::draw(float height) const {
     for (float v : pts) { lo = std::min(lo, v); hi = std::max(hi, v); }
     longest = std::max(longest, pts.size());
   }
-  for (const auto& r : references_) {
-    if (!(r.gflops > 0)) continue;
-    lo = std::min(lo, static_cast<float>(r.gflops));
-    hi = std::max(hi, static_cast<float>(r.gflops));
+  for (const Reference* r : shown) {
+    lo = std::min(lo, static_cast<float>(r->gflops));
+    hi = std::max(hi, static_cast<float>(r->gflops));
   }
-  if (series_.empty() && references_.empty()) {
+  if (series_.empty() && shown.empty()) {
+    drawn.plot_px = height;
     draw->AddText(ImVec2(origin.x + 8, origin.y + 8), text,
                   fit_whole_words(T("history.empty"), width - 16).c_str());
     ImGui::Dummy(ImVec2(width, height));
@@ -89,21 +114,21 @@ void GflopsHistory::draw(float height) const {
     }
   }
   const ImU32 elsewhere = ImGui::ColorConvertFloat4ToU32(colour_elsewhere());
-  for (const auto& r : references_) {
-    if (!(r.gflops > 0)) continue;
-    const float y = y_of(static_cast<float>(r.gflops));
+  for (const Reference* r : shown) {
+    const float y = y_of(static_cast<float>(r->gflops));
     for (float x = x0; x < x1; x += 12) draw->AddLine(ImVec2(x, y), ImVec2(std::min(x + 7, x1), y), elsewhere, 2.0f);
   }
   ImGui::Dummy(ImVec2(width, plot_h));
-  for (const auto& r : references_) {
+  for (const auto& label : labels) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const float mid = at.y + ImGui::GetTextLineHeight() / 2;
     draw->AddLine(ImVec2(at.x, mid), ImVec2(at.x + 6, mid), elsewhere, 2.0f);
     draw->AddLine(ImVec2(at.x + 10, mid), ImVec2(at.x + 16, mid), elsewhere, 2.0f);
-    ImGui::Dummy(ImVec2(18, ImGui::GetTextLineHeight()));
+    ImGui::Dummy(ImVec2(kSwatchW, ImGui::GetTextLineHeight()));
     ImGui::SameLine();
-    wrapped_text(colour_elsewhere(), r.label + ": " + format_sig3(r.gflops) + " GFLOP/s");
+    wrapped_text(colour_elsewhere(), label);
   }
+  if (left_out > 0) wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), more);
   int column = 0;
   for (const auto& [name, pts] : series_) {
     if (column++ % 2 == 1) ImGui::SameLine(width / 2);

@@ -30,6 +30,9 @@ nlohmann::json picture_counts(const SimulationPanel& sim, const RealRunView& rea
   c["cluster_gantt_rows"] = drawn.cluster_gantt_rows;
   c["cluster_curve_points"] = drawn.cluster_curve_points;
   c["measured_cpu"] = real.session.cpu_result() ? 1 : 0;
+  c["history_references_shown"] = real.history.drawn.references_shown;
+  c["history_references_left_out"] = real.history.drawn.references_left_out;
+  c["history_plot_px"] = real.history.drawn.plot_px;
   if (c["drawn_matrix"] == 1) {
     const auto& h = sim.matrix_view.highlight_drawn;
     c["highlight_row_px"] = h.row_px;

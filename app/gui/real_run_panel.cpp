@@ -54,7 +54,7 @@ void RealRunView::label_references(lesson::Language lang) {
   for (const auto& run : elsewhere)
     for (const auto& r : run.results)
       if (r.verified && r.gflops > 0)
-        references.push_back({fmt::format("{} {}, {}", r.kernel, format_shape(r.shape), run.label(r, lang)), r.gflops});
+        references.push_back({r.kernel, fmt::format("{} {}, {}", r.kernel, format_shape(r.shape), run.label(r, lang)), r.gflops});
   history.set_references(std::move(references));
   references_lang_ = lang;
 }

@@ -495,6 +495,10 @@ constexpr Entry kTable[] = {
     {"estimate.basis_builtin", ", a rough built-in speed (not measured here yet)",
      ", 내장된 대략의 속도 (아직 여기서 측정하지 않음)"},
     {"history.empty", "GFLOP/s of each finished run appears here", "끝난 실행마다 GFLOP/s가 여기에 표시됩니다"},
+    {"history.elsewhere_more_one", "1 more run measured elsewhere: in the table above",
+     "다른 컴퓨터에서 측정한 결과 1개 더: 위 표에 있습니다"},
+    {"history.elsewhere_more", "{} more runs measured elsewhere: in the table above",
+     "다른 컴퓨터에서 측정한 결과 {}개 더: 위 표에 있습니다"},
     // The chip view and the timeline.
     {"sim.simulating_launch", "simulating the launch...", "실행을 시뮬레이션하는 중..."},
     {"sim.cannot_draw", "cannot draw the chip: {}", "칩을 그릴 수 없음: {}"},

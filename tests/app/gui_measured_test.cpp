@@ -165,6 +165,30 @@ TEST(GuiMeasured, TheShippedH200RunsFitTheProjectedPanel) {
   }
 }
 
+// The GFLOP/s chart under the table draws, of a bench file's dozen kernels, the lines of those run
+// here and the fastest, and says how many more the table lists: all fourteen lines and labels left
+// the plot 40 px for seven decades, with one decade labelled. In clean mode (C) the panel has the
+// height for all of it.
+TEST(GuiMeasured, TheChartDrawsTheKernelsRunHereAndTheFastestMeasuredElsewhere) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  const std::string file = WARPSCOPE_ASSETS_DIR_FOR_TESTS "/measured/h200/h200-1024.json";
+  const WindowRun run = run_window("measured_chart", "--frames 3 --window 1920x1080 --wait-results --print-state "
+                                                     "--size 1024 --cpu-kernel cpu-parallel --keys C --measured " + file);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_TRUE(run.state.is_object()) << run.output;
+  const auto& picture = run.state["picture"];
+  ASSERT_EQ(run.state["measured_elsewhere"].size(), 14u);
+  // cpu-parallel, run here and on the Xeon beside the H200; cublas-bf16, the fastest of all.
+  EXPECT_EQ(picture["history_references_shown"], 2);
+  EXPECT_EQ(picture["history_references_left_out"], 12);
+  EXPECT_GE(picture["history_plot_px"].get<double>(), 5 * 13.0);
+  bool said = false;
+  for (const auto& t : run.state["clipped_text"]["drawn"])
+    said = said || t["text"].get<std::string>().find("12 more runs measured elsewhere: in the table above") != std::string::npos;
+  EXPECT_TRUE(said) << "the chart does not say that the table lists the rest";
+  EXPECT_TRUE(run.state["clipped_text"]["scrolling"].empty()) << run.state["clipped_text"]["scrolling"].dump();
+}
+
 // The lesson's "Measured on this machine" step (2048³) with the shipped H200 run of that size, on a
 // machine without a GPU: the caption sets the H200's fp32 cuBLAS beside this CPU, says where and
 // when, and fills every number.

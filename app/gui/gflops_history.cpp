@@ -104,19 +104,21 @@ void GflopsHistory::draw(float height) {
   auto x_of = [&](std::size_t i) {
     return longest <= 1 ? (x0 + x1) / 2 : x0 + (x1 - x0) * static_cast<float>(i) / (longest - 1);
   };
+  // Points and lines grow with the text, so a single run's dot is not a speck at 2x on a projector.
+  const float dot_r = std::max(3.0f, 0.22f * line_h), stroke = std::max(2.0f, 0.12f * line_h);
   for (const auto& [name, pts] : series_) {
     const ImU32 colour = kernel_colour(name);
     const std::size_t offset = longest - pts.size();  // newest points line up on the right
     for (std::size_t i = 0; i < pts.size(); ++i) {
       const ImVec2 p(x_of(offset + i), y_of(pts[i]));
-      if (i > 0) draw->AddLine(ImVec2(x_of(offset + i - 1), y_of(pts[i - 1])), p, colour, 2.0f);
-      draw->AddCircleFilled(p, 3.0f, colour);
+      if (i > 0) draw->AddLine(ImVec2(x_of(offset + i - 1), y_of(pts[i - 1])), p, colour, stroke);
+      draw->AddCircleFilled(p, dot_r, colour);
     }
   }
   const ImU32 elsewhere = ImGui::ColorConvertFloat4ToU32(colour_elsewhere());
   for (const Reference* r : shown) {
     const float y = y_of(static_cast<float>(r->gflops));
-    for (float x = x0; x < x1; x += 12) draw->AddLine(ImVec2(x, y), ImVec2(std::min(x + 7, x1), y), elsewhere, 2.0f);
+    for (float x = x0; x < x1; x += 12) draw->AddLine(ImVec2(x, y), ImVec2(std::min(x + 7, x1), y), elsewhere, stroke);
   }
   ImGui::Dummy(ImVec2(width, plot_h));
   for (const auto& label : labels) {

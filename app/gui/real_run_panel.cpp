@@ -130,13 +130,18 @@ void widen_to(std::vector<float>& widths, const FigureCells& cells, std::size_t 
 // The four cells, in their columns and colours; returns the room in pixels between the ms figure
 // and the GFLOP/s. The check cell is the last item, for its tooltip. The error itself is in the
 // tooltip (and in the line below a WRONG or failed result): a seventh column did not fit the
-// panel at 1280 px.
+// panel at 1280 px. An unverified result's time and GFLOP/s are in the error colour too: a narrow
+// panel drops the check column, and its figures must not read as good ones then.
 float draw_figure_cells(const kernels::JobResult& r, const FigureCells& cells) {
+  const auto figure = [&](const std::string& text) {
+    if (r.verified) ImGui::TextUnformatted(text.c_str());
+    else ImGui::TextColored(colour_error(), "%s", text.c_str());
+  };
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(cells[0].c_str());
+  figure(cells[0]);
   const float ms_end = ImGui::GetItemRectMax().x;
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(cells[1].c_str());
+  figure(cells[1]);
   const float gap = ImGui::GetItemRectMin().x - ms_end;
   ImGui::TableNextColumn();
   if (r.transfer_ms)
@@ -337,25 +342,41 @@ float elsewhere_table_height(const MeasuredElsewhere& run) {
 }
 
 // Runs measured on other machines: a table per file, in their own colour, under their label. In
-// presentation mode, where the panel cannot scroll, when they do not all fit: only the run the
-// speed sentence compares with, and one line counting the rest (the two shipped files' 26 rows ran
-// a projected panel 1 400 px past its bottom).
+// presentation mode, where the panel cannot scroll, when they do not all fit: the file of the run
+// the speed sentence compares with, that run and as many of the file's others (in its order) as
+// the panel has rows for, and one line counting the rest (the two shipped files' 26 rows ran a
+// projected panel 1 400 px past its bottom; the compared run alone left most of it empty).
 void draw_elsewhere(RealRunView& view, bool clean) {
   for (const auto& error : view.elsewhere_errors) wrapped_text(colour_error(), error);
   float full_h = 0;
-  for (const auto& run : view.elsewhere) full_h += elsewhere_table_height(run);
-  const bool condensed = clean && full_h > ImGui::GetContentRegionAvail().y;
+  std::size_t all_rows = 0;
+  for (const auto& run : view.elsewhere) {
+    full_h += elsewhere_table_height(run);
+    all_rows += run.results.size();
+  }
+  const float avail = ImGui::GetContentRegionAvail().y;
+  const bool condensed = clean && full_h > avail;
   const auto side = condensed ? view.comparison() : std::nullopt;
   const kernels::JobResult* only = side && side->elsewhere ? side->result : nullptr;
-  std::size_t left_out = 0;
+  const auto holds_only = [&](const MeasuredElsewhere& run) {
+    return std::any_of(run.results.begin(), run.results.end(), [&](const auto& r) { return &r == only; });
+  };
+  // Rows besides the compared one that fit under it, the line counting the rest kept in.
+  std::size_t others_fit = 0;
+  if (condensed && only != nullptr)
+    for (const auto& run : view.elsewhere)
+      if (holds_only(run)) {
+        const float row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+        const float more_h = wrapped_text_size(TF("run.elsewhere_more", all_rows), ImGui::GetContentRegionAvail().x).y +
+                             ImGui::GetStyle().ItemSpacing.y;
+        const float spare = avail - (elsewhere_table_height(run) - row_h * static_cast<float>(run.results.size() - 1)) - more_h;
+        others_fit = spare > row_h ? static_cast<std::size_t>(spare / row_h) : 0;
+      }
+  std::size_t others_shown = 0;
   view.elsewhere_rows_shown = 0;
   int table_id = 0;
   for (const auto& run : view.elsewhere) {
-    if (condensed) {
-      const bool holds = std::any_of(run.results.begin(), run.results.end(), [&](const auto& r) { return &r == only; });
-      left_out += run.results.size() - (holds ? 1 : 0);
-      if (!holds) continue;
-    }
+    if (condensed && !holds_only(run)) continue;
     ImGui::Separator();
     wrapped_text(colour_elsewhere(), elsewhere_label(run));
     ImGui::PushStyleColor(ImGuiCol_Text, colour_elsewhere());
@@ -371,7 +392,7 @@ void draw_elsewhere(RealRunView& view, bool clean) {
       std::vector<ShownRow> shown;
       std::vector<float> cells_w(6, 0.0f);
       for (const auto& r : run.results) {
-        if (condensed && &r != only) continue;
+        if (condensed && &r != only && others_shown++ >= others_fit) continue;
         shown.push_back({&r, format_shape(r.shape), figure_cells(r)});
         cells_w[0] = std::max(cells_w[0], ImGui::CalcTextSize(r.kernel.c_str()).x);
         cells_w[1] = std::max(cells_w[1], ImGui::CalcTextSize(shown.back().shape.c_str()).x);
@@ -400,8 +421,13 @@ void draw_elsewhere(RealRunView& view, bool clean) {
     }
     ImGui::PopStyleColor();
   }
-  if (left_out == 1) wrapped_text(colour_elsewhere(), T("run.elsewhere_more_one"));
-  if (left_out > 1) wrapped_text(colour_elsewhere(), TF("run.elsewhere_more", left_out));
+  const std::size_t left_out = all_rows - static_cast<std::size_t>(view.elsewhere_rows_shown);
+  const std::string more = left_out == 1 ? std::string(T("run.elsewhere_more_one")) : TF("run.elsewhere_more", left_out);
+  // In presentation mode the count gives way where the panel ends first (1280x720 with 2x text and
+  // both shipped files): the speed sentence and the compared run are what the room reads.
+  if (left_out > 0 && (!condensed || wrapped_text_size(more, ImGui::GetContentRegionAvail().x).y <=
+                                         ImGui::GetContentRegionAvail().y + 0.5f))
+    wrapped_text(colour_elsewhere(), more);
 }
 
 // This machine's CPU, the OpenBLAS core, and what GPU (CUDA, else OpenGL) there is or why none.

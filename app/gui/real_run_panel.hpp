@@ -54,7 +54,7 @@ struct RealRunView {
   // Runs measured on other machines, each file apart, and one line per file that could not be read.
   std::vector<MeasuredElsewhere> elsewhere;
   std::vector<std::string> elsewhere_errors;
-  int elsewhere_rows_shown = 0;  // rows of those the last frame drew (all, or the compared one)
+  int elsewhere_rows_shown = 0;  // rows of those the last frame drew (all, or what presentation mode has room for)
   // The runs warpscope ships (assets/measured/*/), offered in the Measured runs menu.
   std::vector<MeasuredElsewhere> shipped;
 

@@ -16,8 +16,6 @@ namespace ws::app {
 
 namespace {
 
-ImVec4 to_imvec(const Rgba& c) { return ImVec4(c.r, c.g, c.b, c.a); }
-
 // Columns of SMs that make the chip as large as possible in the region.
 int best_columns(int blocks, float cell_w, float cell_h, ImVec2 region) {
   int best = 1;
@@ -136,8 +134,7 @@ void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
   texels_.resize(static_cast<std::size_t>(layout_.blocks) * layout_.cells_y * layout_.cells_x);
   encode_lane_texels(*s, texels_);
   std::array<ImVec4, 16> palette;
-  const auto lp = lane_palette(current_theme() == Theme::light_high_contrast ? LaneBackground::light
-                                                                            : LaneBackground::dark);
+  const auto lp = lane_palette(lane_background());
   for (int i = 0; i < 16; ++i) palette[i] = to_imvec(lp[i]);
   const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
   renderer_.set_palette(palette, bg, ImVec4(0, 0, 0, 1), ImVec4(1.0f, 0.85f, 0.1f, 1));
@@ -189,7 +186,9 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
   // Over lanes a label is light with a dark shadow, which reads on every lane colour; on the
   // window's background (above an SM, left of a warp) it takes the theme's text colour: the light
   // text was white on white in the light theme.
-  const ImVec4 background = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg), ink = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+  const ImVec4 ink = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+  const double ink_contrast =
+      contrast_ratio(to_rgba(ink), to_rgba(ImGui::GetStyleColorVec4(ImGuiCol_WindowBg)));
   labels = {};
   // A label the view's edge would cut is left out: half a word says nothing (panning brings it back).
   auto label = [&](ImVec2 p, const std::string& t, bool on_background) {
@@ -200,8 +199,7 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
     if (on_background) {
       dl->AddText(p, ImGui::ColorConvertFloat4ToU32(ink), t.c_str());
       ++labels.on_background;
-      labels.weakest_contrast = std::min(labels.weakest_contrast,
-                                         contrast_ratio({ink.x, ink.y, ink.z, 1}, {background.x, background.y, background.z, 1}));
+      labels.weakest_contrast = std::min(labels.weakest_contrast, ink_contrast);
       return;
     }
     dl->AddText(ImVec2(p.x + 1, p.y + 1), shadow, t.c_str());

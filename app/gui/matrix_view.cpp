@@ -32,7 +32,7 @@ MatrixView::HighlightReport draw_matrix(CellGridRenderer& renderer, const std::v
   layout.gap = 0;
   std::array<ImVec4, 16> palette;
   const auto op = owner_palette();
-  for (int i = 0; i < 16; ++i) palette[i] = ImVec4(op[i].r, op[i].g, op[i].b, op[i].a);
+  for (int i = 0; i < 16; ++i) palette[i] = to_imvec(op[i]);
   renderer.set_palette(palette, ImGui::GetStyleColorVec4(ImGuiCol_WindowBg), ImVec4(0, 0, 0, 1), ImVec4(1, 1, 0, 1));
   if (fresh_cells != nullptr) renderer.upload(*fresh_cells, layout);
   const bool operands = highlight.row >= 0 && highlight.row < m && highlight.col >= 0 && highlight.col < n;

@@ -96,8 +96,8 @@ float legend_height(bool tensor, float width) {
 }
 
 void draw_legend(bool tensor) {
-  const bool light = current_theme() == Theme::light_high_contrast;
-  const auto palette = lane_palette(light ? LaneBackground::light : LaneBackground::dark);
+  const bool light = lane_background() == LaneBackground::light;
+  const auto palette = lane_palette(lane_background());
   bool first = true;
   for (const auto& entry : lane_legend()) {
     if (!legend_entry_shown(entry, tensor)) continue;
@@ -108,7 +108,7 @@ void draw_legend(bool tensor) {
     const float w = swatch + 4 + ImGui::CalcTextSize(T(entry.label)).x;
     if (!first && ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
     first = false;
-    ImGui::ColorButton(entry.label, ImVec4(c.r, c.g, c.b, 1), ImGuiColorEditFlags_NoTooltip, ImVec2(swatch, swatch));
+    ImGui::ColorButton(entry.label, to_imvec(c), ImGuiColorEditFlags_NoTooltip, ImVec2(swatch, swatch));
     // On white the near-white "no cell" swatch needs its edge drawn to be seen at all.
     if (light)
       ImGui::GetWindowDrawList()->AddRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(),

@@ -33,6 +33,10 @@ void apply_theme(Theme theme) {
 
 Theme current_theme() { return g_theme; }
 
+LaneBackground lane_background() {
+  return g_theme == Theme::light_high_contrast ? LaneBackground::light : LaneBackground::dark;
+}
+
 ImU32 kernel_colour(const std::string& kernel) {
   // Fixed per name, so a kernel keeps its colour across runs and screenshots. No purple: that is
   // the colour of runs measured elsewhere, drawn on the same plot (cpu-parallel's dots were purple

@@ -143,14 +143,13 @@ bool apply_selection(SimulationPanel& panel, const std::string& select) {
 // The theme's text colours against its window background (WCAG ratio): the plain text, the
 // secondary text, and the weakest of the colours that say where a figure comes from.
 nlohmann::json text_contrast_json() {
-  const auto rgba = [](const ImVec4& c) { return Rgba{c.x, c.y, c.z, 1}; };
   const ImGuiStyle& style = ImGui::GetStyle();
-  const Rgba background = rgba(style.Colors[ImGuiCol_WindowBg]);
+  const Rgba background = to_rgba(style.Colors[ImGuiCol_WindowBg]);
   double coloured = 21;
   for (const ImVec4& c : {colour_ok(), colour_error(), colour_measured(), colour_elsewhere(), colour_simulated()})
-    coloured = std::min(coloured, contrast_ratio(rgba(c), background));
-  return {{"text", contrast_ratio(rgba(style.Colors[ImGuiCol_Text]), background)},
-          {"secondary", contrast_ratio(rgba(style.Colors[ImGuiCol_TextDisabled]), background)},
+    coloured = std::min(coloured, contrast_ratio(to_rgba(c), background));
+  return {{"text", contrast_ratio(to_rgba(style.Colors[ImGuiCol_Text]), background)},
+          {"secondary", contrast_ratio(to_rgba(style.Colors[ImGuiCol_TextDisabled]), background)},
           {"coloured", coloured}};
 }
 

@@ -21,13 +21,18 @@ void GflopsHistory::add(const std::string& kernel, double gflops) {
   if (points.size() > kMaxPoints) points.erase(points.begin());
 }
 
+void GflopsHistory::set_references(std::vector<Reference> references) {
+  std::erase_if(references, [](const Reference& r) { return !(r.gflops > 0); });  // no place on a log axis
+  references_ = std::move(references);
+}
+
 std::vector<const GflopsHistory::Reference*> GflopsHistory::shown_references() const {
   const Reference* fastest = nullptr;
   for (const auto& r : references_)
-    if (r.gflops > 0 && (fastest == nullptr || r.gflops > fastest->gflops)) fastest = &r;
+    if (fastest == nullptr || r.gflops > fastest->gflops) fastest = &r;
   std::vector<const Reference*> shown;
   for (const auto& r : references_)
-    if (r.gflops > 0 && (&r == fastest || series_.count(r.kernel) > 0)) shown.push_back(&r);
+    if (&r == fastest || series_.count(r.kernel) > 0) shown.push_back(&r);
   return shown;
 }
 
@@ -35,9 +40,7 @@ void GflopsHistory::draw(float height) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
   const auto shown = shown_references();
-  const int left_out = static_cast<int>(std::count_if(references_.begin(), references_.end(),
-                                                      [](const Reference& r) { return r.gflops > 0; })) -
-                       static_cast<int>(shown.size());
+  const int left_out = static_cast<int>(references_.size() - shown.size());
   // The legend as it will be drawn (its lines wrapped at spaces), so the plot takes the rest.
   const ImGuiStyle& style = ImGui::GetStyle();
   constexpr float kSwatchW = 18;

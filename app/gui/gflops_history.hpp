@@ -24,11 +24,9 @@ class GflopsHistory {
     std::string label;  // "cublas 4096³, measured on NVIDIA H200 (gpu-server, 2026-11-30)"
     double gflops = 0;
   };
-  void set_references(std::vector<Reference> references) { references_ = std::move(references); }
+  void set_references(std::vector<Reference> references);  // those with no GFLOP/s are left out
   const std::vector<Reference>& references() const { return references_; }
   const std::map<std::string, std::vector<float>>& series() const { return series_; }
-  // The references draw() shows, in the order given.
-  std::vector<const Reference*> shown_references() const;
   // Draws into the current ImGui window, `height` pixels tall, full width.
   void draw(float height);
   // What the last draw() showed, for --print-state.
@@ -41,6 +39,7 @@ class GflopsHistory {
  private:
   std::map<std::string, std::vector<float>> series_;
   std::vector<Reference> references_;
+  std::vector<const Reference*> shown_references() const;  // what draw() shows, in the order given
 };
 
 }  // namespace ws::app

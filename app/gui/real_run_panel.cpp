@@ -53,7 +53,7 @@ void RealRunView::label_references(lesson::Language lang) {
   std::vector<GflopsHistory::Reference> references;
   for (const auto& run : elsewhere)
     for (const auto& r : run.results)
-      if (r.verified && r.gflops > 0)
+      if (r.verified)
         references.push_back({r.kernel, fmt::format("{} {}, {}", r.kernel, format_shape(r.shape), run.label(r, lang)), r.gflops});
   history.set_references(std::move(references));
   references_lang_ = lang;
@@ -333,12 +333,13 @@ std::string elsewhere_label(const MeasuredElsewhere& run) {
   return TF("run.elsewhere", devices, run.host, run.short_date(), std::filesystem::path(run.file).filename().string());
 }
 
-// Height of the label and table draw_elsewhere gives `run` in full, at this panel's width.
-float elsewhere_table_height(const MeasuredElsewhere& run) {
-  const float row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
-  const float label_h =
-      wrapped_text_size(elsewhere_label(run), ImGui::GetContentRegionAvail().x).y;
-  return label_h + 3 * ImGui::GetStyle().ItemSpacing.y + row_h * static_cast<float>(run.results.size() + 1);
+float elsewhere_row_height() { return ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y; }
+
+// Height of the label and table draw_elsewhere gives `run` with `rows` of its results, at this
+// panel's width.
+float elsewhere_table_height(const MeasuredElsewhere& run, std::size_t rows) {
+  const float label_h = wrapped_text_size(elsewhere_label(run), ImGui::GetContentRegionAvail().x).y;
+  return label_h + 3 * ImGui::GetStyle().ItemSpacing.y + elsewhere_row_height() * static_cast<float>(rows + 1);
 }
 
 // Runs measured on other machines: a table per file, in their own colour, under their label. In
@@ -351,7 +352,7 @@ void draw_elsewhere(RealRunView& view, bool clean) {
   float full_h = 0;
   std::size_t all_rows = 0;
   for (const auto& run : view.elsewhere) {
-    full_h += elsewhere_table_height(run);
+    full_h += elsewhere_table_height(run, run.results.size());
     all_rows += run.results.size();
   }
   const float avail = ImGui::GetContentRegionAvail().y;
@@ -366,10 +367,10 @@ void draw_elsewhere(RealRunView& view, bool clean) {
   if (condensed && only != nullptr)
     for (const auto& run : view.elsewhere)
       if (holds_only(run)) {
-        const float row_h = ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y;
+        const float row_h = elsewhere_row_height();
         const float more_h = wrapped_text_size(TF("run.elsewhere_more", all_rows), ImGui::GetContentRegionAvail().x).y +
                              ImGui::GetStyle().ItemSpacing.y;
-        const float spare = avail - (elsewhere_table_height(run) - row_h * static_cast<float>(run.results.size() - 1)) - more_h;
+        const float spare = avail - elsewhere_table_height(run, 1) - more_h;
         others_fit = spare > row_h ? static_cast<std::size_t>(spare / row_h) : 0;
       }
   std::size_t others_shown = 0;

@@ -53,16 +53,19 @@ WindowRun render(const std::string& name, const std::string& args) {
   return run_window(name, "--frames 3 --window 1600x900 --wait-results --print-state --cpu-kernel cpu-naive " + args);
 }
 
-// Pixels of the "measured elsewhere" colour (dark theme) in the left panel.
-int elsewhere_pixels(const WindowRun& run) {
+// Pixels within `tol` of colour (r, g, b) in the left `percent` of the window.
+int pixels_of(const WindowRun& run, int r, int g, int b, int tol, int percent) {
   int n = 0;
   for (int y = 0; y < run.h; ++y)
-    for (int x = 0; x < run.w * 36 / 100; ++x) {
+    for (int x = 0; x < run.w * percent / 100; ++x) {
       const unsigned char* p = run.at(x, y);
-      if (std::abs(p[0] - 217) <= 6 && std::abs(p[1] - 158) <= 6 && std::abs(p[2] - 255) <= 6) ++n;
+      if (std::abs(p[0] - r) <= tol && std::abs(p[1] - g) <= tol && std::abs(p[2] - b) <= tol) ++n;
     }
   return n;
 }
+
+// Pixels of the "measured elsewhere" colour (dark theme) in the left panel.
+int elsewhere_pixels(const WindowRun& run) { return pixels_of(run, 217, 158, 255, 6, 36); }
 
 }  // namespace
 
@@ -108,13 +111,7 @@ TEST(GuiMeasured, AWrongRunKeepsItsMarkWhereTheCheckColumnIsDropped) {
   ASSERT_TRUE(run.state.is_object()) << run.output;
   ASSERT_EQ(run.state["measured_elsewhere_rows_shown"], 2);
   // colour_error() of the dark theme, in the real-run panel (the left 45 %).
-  int red = 0;
-  for (int y = 0; y < run.h; ++y)
-    for (int x = 0; x < run.w * 45 / 100; ++x) {
-      const unsigned char* p = run.at(x, y);
-      if (std::abs(p[0] - 255) <= 8 && std::abs(p[1] - 89) <= 8 && std::abs(p[2] - 77) <= 8) ++red;
-    }
-  EXPECT_GT(red, 40) << "the wrong run's figures are not marked";
+  EXPECT_GT(pixels_of(run, 255, 89, 77, 8, 45), 40) << "the wrong run's figures are not marked";
 }
 
 // In the Korean UI the state reports what the panel shows: the labels and the sentence in Korean.

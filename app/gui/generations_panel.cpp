@@ -75,9 +75,14 @@ void GenerationsPanel::draw(ImVec2 size, const std::string& current, lesson::Lan
       if (const auto space = h.rfind(' '); space != std::string::npos) h[space] = '\n';
     return h;
   };
+  // Asked again once the text is drawn smaller (SetWindowFontScale), so the note is measured in
+  // the font as it is then: measured at the smaller font against the unscaled width, its two lines
+  // counted as one and the B200's row, the one the step marks, went under the table's edge.
+  const float unscaled_font_px = ImGui::GetFontSize();
   const auto height_at = [&](float scale, int header_lines = 1) {
+    const float now = ImGui::GetFontSize() / unscaled_font_px;
     const float note_h =
-        wrapped_text_size(note("generations.note_short"), size.x / scale).y * scale + style.ItemSpacing.y;
+        wrapped_text_size(note("generations.note_short"), size.x * now / scale).y * scale / now + style.ItemSpacing.y;
     return note_h + static_cast<float>(rows.size() + header_lines) * (font_h * scale + row_fixed) + style.ItemSpacing.y;
   };
   const float room = ImGui::GetContentRegionAvail().y;

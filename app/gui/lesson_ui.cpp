@@ -182,6 +182,9 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
       if (ImGui::MenuItem(fmt::format("{} +", tr("control.ui_scale", lang)).c_str(), "Ctrl +")) pres.set_scale(pres.scale * 1.15f);
       if (ImGui::MenuItem(fmt::format("{} -", tr("control.ui_scale", lang)).c_str(), "Ctrl -")) pres.set_scale(pres.scale / 1.15f);
       if (ImGui::MenuItem(fmt::format("{} 100 %", tr("control.ui_scale", lang)).c_str(), "Ctrl 0")) pres.set_scale(1.0f);
+      // Ctrl + in a small window changes nothing on screen: say why rather than seem broken.
+      if (pres.scale_limited_by_window())
+        ImGui::TextDisabled("%s", lesson::trf("control.ui_scale_limited", lang, pres.scale, pres.applied_scale()).c_str());
       ImGui::Separator();
       if (ImGui::MenuItem(tr("control.projector", lang), "P", pres.projector)) pres.projector = !pres.projector;
       if (ImGui::MenuItem(tr("control.clean_mode", lang), "C", pres.clean)) pres.clean = !pres.clean;

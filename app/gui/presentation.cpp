@@ -26,7 +26,7 @@ float Presentation::caption_px(float display_h, bool lesson_open) const {
   const float ui_px = kBaseFontPx * ui_scale();
   if (!projector || !lesson_open) return ui_px;
   // Whole pixels: a window dragged a few pixels taller should not rebuild the font atlas.
-  const float projector_px = std::round(kProjectorCaptionPx * display_h / kProjectorReferenceHeight * scale);
+  const float projector_px = std::round(kProjectorCaptionPx * display_h / kProjectorReferenceHeight * applied_scale());
   return std::max(ui_px, projector_px);
 }
 
@@ -37,6 +37,13 @@ void Presentation::follow_content_scale(GLFWwindow* window) {
   // Some X servers report 0 or nonsense without an Xft.dpi; 1 is what such a screen looks like.
   const float reported = std::isfinite(y) && y >= 0.5f && y <= 4.0f ? y : 1.0f;
   content_scale = reported;
+}
+
+void Presentation::fit_window(int framebuffer_w, int framebuffer_h) {
+  if (framebuffer_w <= 0 || framebuffer_h <= 0) return;  // minimised: keep what it had
+  const float fit = std::min(static_cast<float>(framebuffer_w) / kLeastLayoutW,
+                             static_cast<float>(framebuffer_h) / kLeastLayoutH);
+  window_fit_scale_ = std::floor(fit * 20.0f + 1e-3f) / 20.0f;
 }
 
 void Presentation::toggle_theme() { theme = theme == Theme::dark ? Theme::light_high_contrast : Theme::dark; }

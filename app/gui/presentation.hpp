@@ -32,8 +32,22 @@ struct Presentation {
   static constexpr float kProjectorCaptionPx = 28.0f;  // on a window 1080 pixels high
   static constexpr float kProjectorReferenceHeight = 1080.0f;
 
-  // What sizes the widgets and the UI font: the monitor's scale times the user's.
-  float ui_scale() const { return scale * content_scale; }
+  // The least window, in units of the UI at 1x, that every panel and lesson step is laid out for
+  // (1280x720 with 2x text and 1024x768 with 2x text are both exactly that or roomier).
+  static constexpr float kLeastLayoutW = 512.0f;
+  static constexpr float kLeastLayoutH = 360.0f;
+
+  // What sizes the widgets and the UI font: the monitor's scale times the user's, as far as the
+  // window holds it. 2x text in an 800x600 window left 400x300 for the layout: the caption shrank to
+  // 13 px to fit under 34 px menus, and half the steps cut text; it is drawn at 1.55x there.
+  // Never below the monitor's own scale (the user's 1x).
+  float ui_scale() const { return std::min(scale * content_scale, std::max(window_fit_scale_, content_scale)); }
+  // The user's scale as applied: less than `scale` where the window is too small for it.
+  float applied_scale() const { return ui_scale() / content_scale; }
+  bool scale_limited_by_window() const { return applied_scale() < scale - 1e-4f; }
+  // The framebuffer's size in pixels, each frame: what ui_scale() may be at most. In steps of 0.05
+  // so that dragging a window's edge does not rebuild the font atlas at every pixel.
+  void fit_window(int framebuffer_w, int framebuffer_h);
   // The caption's font size in pixels for a window `display_h` pixels high. Projector size
   // follows the window's pixels, which on a HiDPI monitor already carry its content scale.
   float caption_px(float display_h, bool lesson_open) const;
@@ -60,6 +74,7 @@ struct Presentation {
   std::size_t built_text_hash_ = 0;
   float built_scale_ = 0;
   float built_caption_px_ = 0;
+  float window_fit_scale_ = 1e9f;  // no window yet: no limit
   Theme built_theme_ = Theme::dark;
   int windowed_x_ = 0, windowed_y_ = 0, windowed_w_ = 0, windowed_h_ = 0;
 };

@@ -399,6 +399,11 @@ int run_gui(const GuiOptions& options) {
     real_run.session.update(now);
     key_script.feed_next(window);
     pres.follow_content_scale(window);
+    {
+      int fb_w = 0, fb_h = 0;
+      glfwGetFramebufferSize(window, &fb_w, &fb_h);
+      pres.fit_window(fb_w, fb_h);
+    }
     int window_w = 0, window_h = 0;
     glfwGetWindowSize(window, &window_w, &window_h);
     const float caption_px = pres.caption_px(static_cast<float>(window_h), player.active());
@@ -875,6 +880,8 @@ int run_gui(const GuiOptions& options) {
     state["rss_mib"] = static_cast<double>(live_rss_bytes()) / (1 << 20);
     state["missing_glyphs"] = missing_glyphs;
     state["ui_scale"] = pres.scale;
+    // What the window holds of it: less than ui_scale where the window is too small for the text.
+    state["ui_scale_applied"] = pres.applied_scale();
     state["content_scale"] = pres.content_scale;
     state["projector"] = pres.projector;
     state["caption_px"] = rendered_caption_px;

@@ -158,6 +158,8 @@ constexpr Entry kTable[] = {
     {"control.clean_mode", "Clean mode", "발표용 화면"},
     {"control.fullscreen", "Fullscreen", "전체 화면"},
     {"control.ui_scale", "UI scale", "UI 크기"},
+    {"control.ui_scale_limited", "{0:.2f}x asked; this window holds {1:.2f}x (larger windows get the full size)",
+     "{0:.2f}배 요청; 이 창에는 {1:.2f}배까지 (창이 크면 요청대로)"},
     {"control.projector", "Projector mode (large captions)", "프로젝터 모드 (큰 자막)"},
     {"control.zoom_out", "Zoom out", "축소"},
     // Lesson player.

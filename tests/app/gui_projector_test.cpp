@@ -120,13 +120,38 @@ TEST_F(GuiProjector, TheKeyIsASavedSetting) {
 }
 
 TEST_F(GuiProjector, AHiDpiScreenGetsItsContentScaleUnderTheUserScale) {
-  const auto plain = state_of("--window 1280x720 --size 64");
-  const auto hidpi = state_of("--window 1280x720 --size 64 --content-scale 2");
-  const auto both = state_of("--window 1280x720 --size 64 --content-scale 2 --ui-scale 1.5");
+  // 1920x1080: 3x text in all (1280x720 holds 2x, AWindowTooSmallForTheTextDrawsWhatItHolds).
+  const auto plain = state_of("--window 1920x1080 --size 64");
+  const auto hidpi = state_of("--window 1920x1080 --size 64 --content-scale 2");
+  const auto both = state_of("--window 1920x1080 --size 64 --content-scale 2 --ui-scale 1.5");
   EXPECT_DOUBLE_EQ(hidpi["content_scale"].get<double>(), 2.0);
   EXPECT_NEAR(hidpi["style_window_padding"].get<double>(), 2 * plain["style_window_padding"].get<double>(), 0.01);
   EXPECT_NEAR(both["style_window_padding"].get<double>(), 3 * plain["style_window_padding"].get<double>(), 0.01);
   EXPECT_DOUBLE_EQ(both["ui_scale"].get<double>(), 1.5) << "the saved scale is the user's, not the monitor's";
+}
+
+// 2x text in an 800x600 window (an old projector's resolution) left the layout 400x300: the caption
+// shrank to 13 px to fit beside 34 px menus, "Language" ran off the bar on every step, and 34 of the
+// 56 steps of both lessons cut or scrolled text besides. The window draws the text as large as it holds (1.55x there), keeps the
+// user's 2x for larger windows, and never goes below the monitor's own scale.
+TEST_F(GuiProjector, AWindowTooSmallForTheTextDrawsWhatItHolds) {
+  const std::string step21 = "--lesson " + lessons + "/gpu-story.en.toml --step 21 --size 64 ";
+  const auto small = state_of(step21 + "--window 800x600 --ui-scale 2");
+  EXPECT_DOUBLE_EQ(small["ui_scale"].get<double>(), 2.0) << "the saved scale stays the user's";
+  EXPECT_NEAR(small["ui_scale_applied"].get<double>(), 1.55, 1e-4);
+  EXPECT_GE(small["caption_px"].get<double>(), 20.0) << "13 px before, beside a 2x menu bar";
+  EXPECT_EQ(small["clipped_text"]["count"], 0) << clipped_list(small["clipped_text"]);
+  // The step marks the B200, the table's last row: it was 2 px under the table's edge, as the note's
+  // second line was counted at the shrunken font.
+  EXPECT_TRUE(small["clipped_text"]["scrolling"].empty()) << small["clipped_text"]["scrolling"].dump();
+  EXPECT_EQ(small["generations"]["marked"], "b200");
+  for (const char* roomy : {"1280x720", "1024x768"}) {
+    const auto s = state_of(std::string("--size 64 --ui-scale 2 --window ") + roomy);
+    EXPECT_NEAR(s["ui_scale_applied"].get<double>(), 2.0, 1e-4) << roomy << " holds 2x text as it is";
+  }
+  const auto hidpi = state_of("--size 64 --window 640x480 --content-scale 2");
+  EXPECT_NEAR(hidpi["ui_scale_applied"].get<double>(), 1.0, 1e-4) << "the monitor's scale is not cut";
+  EXPECT_NEAR(hidpi["style_window_padding"].get<double>(), 16.0, 0.01);
 }
 
 // 2x text on 720 lines without a lesson: three rows of pickers left the chip and the CPU column
@@ -259,9 +284,10 @@ TEST_F(GuiProjector, TheCoresCardsShowTheirCellAndItsKWhole) {
   }
 }
 
-// The check itself must be able to fail: a window far too small for 3x text cuts something.
+// The check itself must be able to fail: a window far too small for 3x text cuts something. The
+// monitor's scale, unlike the user's, is drawn whatever the window holds.
 TEST_F(GuiProjector, TheClipCheckFindsTextThatIsCut) {
-  const auto s = state_of("--window 400x300 --size 64 --ui-scale 3");
+  const auto s = state_of("--window 400x300 --size 64 --content-scale 3");
   EXPECT_GT(s["clipped_text"]["count"].get<int>(), 0) << s["clipped_text"].dump();
   EXPECT_FALSE(s["clipped_text"]["panels"].empty());
   EXPECT_EQ(s["clipped_text"]["count"].get<int>(), static_cast<int>(s["clipped_text"]["texts"].size()));

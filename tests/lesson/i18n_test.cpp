@@ -83,6 +83,10 @@ TEST(I18n, FormattingReordersArgumentsForKorean) {
               "2048³에서 GPU가 CPU 스레드 16개보다 41.7배 빠릅니다");
     EXPECT_EQ(trf("lesson.step_of", Language::ko, 3, 17), "3 / 17 단계");
     EXPECT_EQ(trf("label.measured_on", Language::en, "this machine"), "measured on this machine");
+  // The Settings menu's line where the window holds less text than asked: both scales, as computed.
+  EXPECT_EQ(trf("control.ui_scale_limited", Language::en, 2.0f, 1.55f),
+            "2.00x asked; this window holds 1.55x (larger windows get the full size)");
+  EXPECT_EQ(trf("control.ui_scale_limited", Language::ko, 2.0f, 1.55f), "2.00배 요청; 이 창에는 1.55배까지 (창이 크면 요청대로)");
 }
 
 TEST(I18n, UnknownKeysFallBackAndNeverNull) {

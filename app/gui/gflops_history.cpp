@@ -39,21 +39,37 @@ std::vector<const GflopsHistory::Reference*> GflopsHistory::shown_references() c
 void GflopsHistory::draw(float height) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x;
-  const auto shown = shown_references();
-  const int left_out = static_cast<int>(references_.size() - shown.size());
+  auto shown = shown_references();
   // The legend as it will be drawn (its lines wrapped at spaces), so the plot takes the rest.
   const ImGuiStyle& style = ImGui::GetStyle();
   constexpr float kSwatchW = 18;
+  const auto label_of = [](const Reference* r) { return r->label + ": " + format_sig3(r->gflops) + " GFLOP/s"; };
+  const auto legend_height = [&](const std::vector<const Reference*>& refs) {
+    float h = ImGui::GetTextLineHeightWithSpacing() * std::ceil(series_.size() / 2.0f);
+    for (const Reference* r : refs)
+      h += wrapped_text_size(label_of(r), width - kSwatchW - style.ItemSpacing.x).y + style.ItemSpacing.y;
+    const int more = static_cast<int>(references_.size() - refs.size());
+    if (more > 0)
+      h += wrapped_text_size(more == 1 ? std::string(T("history.elsewhere_more_one")) : TF("history.elsewhere_more", more),
+                             width).y +
+           style.ItemSpacing.y;
+    return h;
+  };
+  // Room for three decade labels however long the legend: a 40 px plot of a few decades had one.
+  const float least_plot_h = 5 * ImGui::GetTextLineHeight();
+  // Too short for every label (the free window at 1920x1080 with a bench file loaded: the run
+  // measured here went under the panel's edge), lines give way to the "more" count, the fastest
+  // first: those of kernels run here compare like with like. The table above lists them all.
+  while (!shown.empty() && height - legend_height(shown) < least_plot_h) {
+    auto drop = std::find_if(shown.rbegin(), shown.rend(), [&](const Reference* r) { return series_.count(r->kernel) == 0; });
+    shown.erase(drop != shown.rend() ? std::next(drop).base() : std::prev(shown.end()));
+  }
+  const int left_out = static_cast<int>(references_.size() - shown.size());
   std::vector<std::string> labels;
-  for (const Reference* r : shown) labels.push_back(r->label + ": " + format_sig3(r->gflops) + " GFLOP/s");
+  for (const Reference* r : shown) labels.push_back(label_of(r));
   const std::string more =
       left_out == 1 ? std::string(T("history.elsewhere_more_one")) : TF("history.elsewhere_more", left_out);
-  float legend_h = ImGui::GetTextLineHeightWithSpacing() * std::ceil(series_.size() / 2.0f);
-  for (const auto& label : labels)
-    legend_h += wrapped_text_size(label, width - kSwatchW - style.ItemSpacing.x).y + style.ItemSpacing.y;
-  if (left_out > 0) legend_h += wrapped_text_size(more, width).y + style.ItemSpacing.y;
-  // Room for three decade labels however long the legend: a 40 px plot of a few decades had one.
-  const float plot_h = std::max(5 * ImGui::GetTextLineHeight(), height - legend_h);
+  const float plot_h = std::max(least_plot_h, height - legend_height(shown));
   drawn = {static_cast<int>(shown.size()), left_out, plot_h};
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 frame = ImGui::GetColorU32(ImGuiCol_FrameBg);

@@ -217,6 +217,32 @@ TEST(GuiMeasured, TheChartDrawsTheKernelsRunHereAndTheFastestMeasuredElsewhere) 
   EXPECT_TRUE(run.state["clipped_text"]["scrolling"].empty()) << run.state["clipped_text"]["scrolling"].dump();
 }
 
+// Outside clean mode the controls take the room: at 1920x1080 the chart's legend ran under the
+// panel's edge, the run measured here ("cpu-parallel 69.96") the line cut. Its lines of runs
+// elsewhere give way to the "more" count first, the plot keeping its five lines.
+TEST(GuiMeasured, TheChartsLegendGivesWayBeforeTheRunMeasuredHereIsCut) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  const std::string file = WARPSCOPE_ASSETS_DIR_FOR_TESTS "/measured/h200/h200-1024.json";
+  const WindowRun run = run_window("measured_chart_free", "--frames 4 --window 1920x1080 --wait-results --print-state "
+                                                          "--size 64 --cpu-kernel cpu-parallel --measured " + file);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_TRUE(run.state.is_object()) << run.output;
+  const auto& picture = run.state["picture"];
+  EXPECT_EQ(run.state["clipped_text"]["count"], 0) << run.state["clipped_text"]["texts"].dump();
+  EXPECT_EQ(picture["history_references_shown"].get<int>() + picture["history_references_left_out"].get<int>(), 14);
+  EXPECT_GE(picture["history_plot_px"].get<double>(), 5 * 13.0);
+  const std::string more = std::to_string(picture["history_references_left_out"].get<int>()) +
+                           " more runs measured elsewhere: in the table above";
+  bool said = false, here = false;
+  for (const auto& t : run.state["clipped_text"]["drawn"]) {
+    const std::string text = t["text"];
+    said = said || text.find(more) != std::string::npos;
+    here = here || text.rfind("cpu-parallel ", 0) == 0;
+  }
+  EXPECT_TRUE(said) << "no \"" << more << "\" line";
+  EXPECT_TRUE(here) << "the run measured here is not in the chart's legend";
+}
+
 // The lesson's "Measured on this machine" step (2048³) with the shipped H200 run of that size, on a
 // machine without a GPU: the caption sets the H200's fp32 cuBLAS beside this CPU, says where and
 // when, and fills every number.

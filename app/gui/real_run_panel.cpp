@@ -305,14 +305,17 @@ struct FittingHeaders {
       ImGui::TableSetupColumn(names[i], i < keep ? ImGuiTableColumnFlags_None : ImGuiTableColumnFlags_Disabled);
   }
 };
-// `names_w`: what the columns before these take (the device and kernel names). `widest`: per
+// `names_w`: the text of the two columns before these (the device and kernel names), at the
+// current font, without their padding; 0 where there are none. `widest`: per
 // column, its widest cell below the header at the current font (0 where unknown).
 FittingHeaders fitting_headers(float names_w, std::initializer_list<const char*> full,
                                std::initializer_list<const char*> brief, const std::vector<float>& widest = {}) {
   const auto& style = ImGui::GetStyle();
   const float pad = 2 * style.CellPadding.x + style.ItemSpacing.x;
   auto need = [&](const std::vector<const char*>& headers, std::size_t count, float text) {
-    float w = names_w * text;
+    // The names' text shrinks with the table's; their padding does not (counted as if it did, the
+    // estimate was 13 px short at 0.8 and cut "GFLOP/s" at 1024x768 with 2x text).
+    float w = names_w > 0 ? names_w * text + 2 * pad : 0;
     for (std::size_t i = 0; i < count; ++i)
       w += std::max(ImGui::CalcTextSize(headers[i]).x, i < widest.size() ? widest[i] : 0.0f) * text + pad;
     return w;
@@ -472,7 +475,16 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   // the controls and the results folds the controls, and where that is not enough either, the
   // lines on this machine's hardware give way too (the GPU row's tooltip still says why no GPU
   // runs). Both are judged on the height with everything drawn, so the choice holds once made.
-  const bool crowded = view.results_end_h > room;
+  // The history's least height counts too: with the results alone judged, 1366x768 with 1.5x
+  // Korean text left the history 1 px and cut it. Once crowded at a panel's size it stays so until
+  // the size changes: a scroll bar that comes and goes narrows the text, wraps the hardware lines
+  // onto one more line, and flipped the decision every other frame (a four-frame flicker there).
+  if (const ImVec2 panel = ImGui::GetWindowSize(); panel.x != view.crowded_for_w || panel.y != view.crowded_for_h) {
+    view.crowded_latched = false;
+    view.crowded_for_w = panel.x;
+    view.crowded_for_h = panel.y;
+  }
+  const bool crowded = view.crowded_latched = view.crowded_latched || view.results_end_h + view.history_least_h > room;
   view.controls_folded = !clean && crowded && !view.controls_unfolded.value_or(false);
   const bool hardware_hidden =
       compact || (view.controls_folded && view.results_end_h - view.controls_whole_h + view.controls_folded_h > room);
@@ -519,8 +531,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
       for (const char* t : texts) w = std::max(w, ImGui::CalcTextSize(t).x);
       return w;
     };
-    const float pad = 2 * ImGui::GetStyle().CellPadding.x + ImGui::GetStyle().ItemSpacing.x;
-    const float names_w = widest_of(side_names) + widest_of(kernel_names) + 2 * pad;
+    const float names_w = widest_of(side_names) + widest_of(kernel_names);
     // The figures the rows hold; a status ("not chosen", "queued") runs on into empty cells.
     const std::optional<kernels::JobResult>* results[2] = {&session.cpu_result(), &session.gpu_result()};
     std::optional<FigureCells> cells[2];  // the CPU's and the GPU's row, where they have figures
@@ -537,16 +548,21 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     // last frame's text, a frame late whenever the size changes (and "GFLOP/s" is cut for it).
     ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, widest_of(side_names));
     ImGui::TableSetupColumn(T("run.col_kernel"), ImGuiTableColumnFlags_WidthFixed, widest_of(kernel_names));
-    float gflops_w = ImGui::CalcTextSize(headers.names[1]).x;
-    for (const auto& row : cells)
-      if (row) gflops_w = std::max(gflops_w, ImGui::CalcTextSize((*row)[1].c_str()).x);
-    // GFLOP/s (the figure a lecture reads out) is as wide as its widest text, never cut by a few
-    // pixels when the stretched columns share out a narrow panel; the others stretch.
+    // Every figure column after the first as wide as its widest text, at this frame's text size,
+    // and the median (first) takes what is left: stretched columns share out a narrow panel by
+    // weight, not by what they hold, and cut GFLOP/s (the figure a lecture reads out), or the
+    // check column's "정상" at 1280x720 with 1.6x text, by a few pixels.
+    std::vector<float> fixed_w(headers.names.size(), 0.0f);
+    for (std::size_t i = 1; i < headers.names.size(); ++i) {
+      fixed_w[i] = ImGui::CalcTextSize(headers.names[i]).x;
+      for (const auto& row : cells)
+        if (row) fixed_w[i] = std::max(fixed_w[i], ImGui::CalcTextSize((*row)[i].c_str()).x);
+    }
     for (std::size_t i = 0; i < headers.names.size(); ++i)
       ImGui::TableSetupColumn(headers.names[i],
-                              (i == 1 ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_None) |
+                              (i > 0 ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_None) |
                                   (i < headers.keep ? ImGuiTableColumnFlags_None : ImGuiTableColumnFlags_Disabled),
-                              i == 1 ? gflops_w : 0.0f);
+                              fixed_w[i]);
     ImGui::TableHeadersRow();
     float gap = std::numeric_limits<float>::max();
     // A run on its way (started, queued or due after a control moved) is queued; one estimated
@@ -613,9 +629,11 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   draw_elsewhere(view, clean);
   // The history gives way with the hardware lines: in a panel that short it would only be cut.
   if (!hardware_hidden) {
+    const float history_top = ImGui::GetCursorPosY();
     ImGui::Separator();
     text_wrapped(T("label.history"));
     constexpr float kHistoryMin = 120, kHistoryMargin = 8;
+    view.history_least_h = ImGui::GetCursorPosY() - history_top + kHistoryMin + kHistoryMargin;
     view.full_needed_h = ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y + kHistoryMin + kHistoryMargin;
     view.label_references(ui_language());
     view.history.draw(std::max(kHistoryMin, ImGui::GetContentRegionAvail().y - kHistoryMargin));

@@ -124,28 +124,45 @@ float scrub_label_width(const SimSession& session) {
 
 float speed_slider_width() { return ImGui::CalcTextSize("10000000").x + 2 * ImGui::GetStyle().FramePadding.x + 20; }
 
-// The buttons and the speed slider with its label, up to where the scrub bar would start.
+// The four buttons, with the spacing after them.
 float timeline_buttons_width() {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float pad = 2 * style.FramePadding.x;
   const float play_w = std::max(ImGui::CalcTextSize(T("control.pause")).x, ImGui::CalcTextSize(T("control.play")).x) + pad;
   float w = 0;
   for (const char* b : {"|<", "<", ">"}) w += ImGui::CalcTextSize(b).x + pad + style.ItemSpacing.x;
-  w += play_w + style.ItemSpacing.x;
-  w += speed_slider_width() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(T("timeline.cycles_per_s")).x + style.ItemSpacing.x;
-  return w;
+  return w + play_w + style.ItemSpacing.x;
 }
 
-// One decision for both the room the panel keeps (timeline_controls_height) and the drawing, so
-// the two never disagree on the rows.
-bool scrub_bar_on_own_row(const SimSession& session, float width) {
-  return width - timeline_buttons_width() < scrub_label_width(session);
+// The speed slider with its label ("cycles/s"), and the spacing after it.
+float speed_control_width() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return speed_slider_width() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(T("timeline.cycles_per_s")).x +
+         style.ItemSpacing.x;
+}
+
+// Where the timeline's three parts go, decided once for both the room the panel keeps
+// (timeline_controls_height) and the drawing, so the two never disagree on the rows. Each part
+// goes on a new row where the one before has no room for it whole, rather than a sliver that
+// reads "cyc" (the speed's label at 1024x768 with 2x text; the scrub bar at 1280x720 with 2x).
+struct TimelineRows {
+  bool speed_on_new_row = false;
+  bool scrub_on_new_row = false;
+  int count() const { return 1 + (speed_on_new_row ? 1 : 0) + (scrub_on_new_row ? 1 : 0); }
+};
+TimelineRows timeline_rows(const SimSession& session, float width) {
+  TimelineRows rows;
+  const float buttons = timeline_buttons_width(), speed = speed_control_width();
+  rows.speed_on_new_row = buttons + speed > width;
+  const float before_scrub = rows.speed_on_new_row ? speed : buttons + speed;
+  rows.scrub_on_new_row = width - before_scrub < scrub_label_width(session);
+  return rows;
 }
 
 }  // namespace
 
 float timeline_controls_height(const SimSession& session, float width) {
-  return ImGui::GetFrameHeightWithSpacing() * (scrub_bar_on_own_row(session, width) ? 2 : 1);
+  return ImGui::GetFrameHeightWithSpacing() * static_cast<float>(timeline_rows(session, width).count());
 }
 
 void draw_timeline(SimSession& session, const TimelineText& t, bool clean, ScrubBarLayout* scrub) {
@@ -169,7 +186,7 @@ void draw_timeline(SimSession& session, const TimelineText& t, bool clean, Scrub
 }
 
 void draw_timeline_controls(SimSession& session, ScrubBarLayout* scrub) {
-  const bool own_row = scrub_bar_on_own_row(session, ImGui::GetContentRegionAvail().x);
+  const TimelineRows rows = timeline_rows(session, ImGui::GetContentRegionAvail().x);
   if (ImGui::Button("|<")) session.restart();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T("timeline.restart"));
   ImGui::SameLine();
@@ -184,15 +201,12 @@ void draw_timeline_controls(SimSession& session, ScrubBarLayout* scrub) {
   ImGui::SameLine();
   if (ImGui::Button(">")) session.step(1);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T("timeline.step_forward"));
-  ImGui::SameLine();
+  if (!rows.speed_on_new_row) ImGui::SameLine();
   float speed = static_cast<float>(session.speed());
   ImGui::SetNextItemWidth(speed_slider_width());
   if (ImGui::SliderFloat(T("timeline.cycles_per_s"), &speed, 1.0f, 1e7f, "%.0f", ImGuiSliderFlags_Logarithmic))
     session.set_speed(speed);
-  ImGui::SameLine();
-  // Beside the buttons where its label fits whole; else on a line of its own, full width, rather
-  // than a sliver that reads "cyc" (a 1280-wide window with 2x text).
-  if (own_row) ImGui::NewLine();
+  if (!rows.scrub_on_new_row) ImGui::SameLine();
   long long cycle = session.cycle();
   const long long lo = 0, hi = session.total_cycles();
   ImGui::SetNextItemWidth(-1);

@@ -44,15 +44,15 @@ void GflopsHistory::draw(float height) {
   const ImGuiStyle& style = ImGui::GetStyle();
   constexpr float kSwatchW = 18;
   const auto label_of = [](const Reference* r) { return r->label + ": " + format_sig3(r->gflops) + " GFLOP/s"; };
+  const auto more_text = [](int n) {
+    return n == 1 ? std::string(T("history.elsewhere_more_one")) : TF("history.elsewhere_more", n);
+  };
   const auto legend_height = [&](const std::vector<const Reference*>& refs) {
     float h = ImGui::GetTextLineHeightWithSpacing() * std::ceil(series_.size() / 2.0f);
     for (const Reference* r : refs)
       h += wrapped_text_size(label_of(r), width - kSwatchW - style.ItemSpacing.x).y + style.ItemSpacing.y;
-    const int more = static_cast<int>(references_.size() - refs.size());
-    if (more > 0)
-      h += wrapped_text_size(more == 1 ? std::string(T("history.elsewhere_more_one")) : TF("history.elsewhere_more", more),
-                             width).y +
-           style.ItemSpacing.y;
+    if (const int more = static_cast<int>(references_.size() - refs.size()); more > 0)
+      h += wrapped_text_size(more_text(more), width).y + style.ItemSpacing.y;
     return h;
   };
   // Room for three decade labels however long the legend: a 40 px plot of a few decades had one.
@@ -67,8 +67,7 @@ void GflopsHistory::draw(float height) {
   const int left_out = static_cast<int>(references_.size() - shown.size());
   std::vector<std::string> labels;
   for (const Reference* r : shown) labels.push_back(label_of(r));
-  const std::string more =
-      left_out == 1 ? std::string(T("history.elsewhere_more_one")) : TF("history.elsewhere_more", left_out);
+  const std::string more = more_text(left_out);
   const float plot_h = std::max(least_plot_h, height - legend_height(shown));
   drawn = {static_cast<int>(shown.size()), left_out, plot_h};
   ImDrawList* draw = ImGui::GetWindowDrawList();

@@ -467,6 +467,7 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   const float room = ImGui::GetWindowHeight() - ImGui::GetCursorStartPos().y - ImGui::GetStyle().WindowPadding.y;
   if (const ImVec2 panel = ImGui::GetWindowSize(); panel.x != view.compact_for_w || panel.y != view.compact_for_h) {
     view.compact = view.full_needed_h > room;
+    view.crowded_latched = false;
     view.compact_for_w = panel.x;
     view.compact_for_h = panel.y;
   }
@@ -479,11 +480,6 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   // Korean text left the history 1 px and cut it. Once crowded at a panel's size it stays so until
   // the size changes: a scroll bar that comes and goes narrows the text, wraps the hardware lines
   // onto one more line, and flipped the decision every other frame (a four-frame flicker there).
-  if (const ImVec2 panel = ImGui::GetWindowSize(); panel.x != view.crowded_for_w || panel.y != view.crowded_for_h) {
-    view.crowded_latched = false;
-    view.crowded_for_w = panel.x;
-    view.crowded_for_h = panel.y;
-  }
   const bool crowded = view.crowded_latched = view.crowded_latched || view.results_end_h + view.history_least_h > room;
   view.controls_folded = !clean && crowded && !view.controls_unfolded.value_or(false);
   const bool hardware_hidden =

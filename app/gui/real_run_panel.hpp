@@ -45,8 +45,7 @@ struct RealRunView {
   float controls_whole_h = 0, controls_folded_h = 0, hardware_h = 0, details_h = 0;
   float results_end_h = 0;
   float history_least_h = 0;  // the history's separator, label and smallest plot, as last drawn
-  bool crowded_latched = false;  // crowded once at this panel size: stays so until it changes
-  float crowded_for_w = 0, crowded_for_h = 0;
+  bool crowded_latched = false;  // crowded once at this panel size (compact_for_w/h): stays so until it changes
   // Pixels between a result row's ms figure and its GFLOP/s in the last frame, the least of the
   // rows (0: no figures drawn); negative where one ran into the other.
   float figures_gap = 0;

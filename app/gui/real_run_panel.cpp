@@ -367,6 +367,7 @@ void draw_elsewhere(RealRunView& view, bool clean) {
   };
   // Rows besides the compared one that fit under it, the line counting the rest kept in.
   std::size_t others_fit = 0;
+  bool compared_fits = true;
   if (condensed && only != nullptr)
     for (const auto& run : view.elsewhere)
       if (holds_only(run)) {
@@ -375,12 +376,14 @@ void draw_elsewhere(RealRunView& view, bool clean) {
                              ImGui::GetStyle().ItemSpacing.y;
         const float spare = avail - elsewhere_table_height(run, 1) - more_h;
         others_fit = spare > row_h ? static_cast<std::size_t>(spare / row_h) : 0;
+        // Not even the compared run's row fits: the speed sentence above names it, where and when.
+        compared_fits = elsewhere_table_height(run, 1) <= avail;
       }
   std::size_t others_shown = 0;
   view.elsewhere_rows_shown = 0;
   int table_id = 0;
   for (const auto& run : view.elsewhere) {
-    if (condensed && !holds_only(run)) continue;
+    if (condensed && (!holds_only(run) || !compared_fits)) continue;
     ImGui::Separator();
     wrapped_text(colour_elsewhere(), elsewhere_label(run));
     ImGui::PushStyleColor(ImGuiCol_Text, colour_elsewhere());
@@ -578,9 +581,13 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
   float details_drawn_h = 0;  // the lines on how each kernel ran, as drawn this frame
   for (const auto* r : {&session.cpu_result(), &session.gpu_result()}) {
     if (!*r) continue;
-    if ((*r)->skipped)
-      wrapped_text(colour_error(), TF("run.kernel_skipped", (*r)->kernel, kernels_words(*(*r)->skipped, ui_language())));
-    else if ((*r)->failed) wrapped_text(colour_error(), TF("run.kernel_failed", (*r)->kernel, *(*r)->failed));
+    // Why a kernel was skipped gives way in a short projected panel, as the hardware lines saying
+    // the same did: its row still says "skipped", and the speed sentence below is what the room reads.
+    // A failed or wrong run's line never gives way.
+    if ((*r)->skipped) {
+      if (!compact)
+        wrapped_text(colour_error(), TF("run.kernel_skipped", (*r)->kernel, kernels_words(*(*r)->skipped, ui_language())));
+    } else if ((*r)->failed) wrapped_text(colour_error(), TF("run.kernel_failed", (*r)->kernel, *(*r)->failed));
     else if (!(*r)->verified)
       wrapped_text(colour_error(), TF("run.kernel_wrong", (*r)->kernel, fmt::format("{:.2e}", (*r)->max_rel_error),
                                        (*r)->checked_elements));
@@ -614,7 +621,13 @@ void draw_real_run_panel(RealRunView& view, double now, bool clean) {
     const auto gpu_side = view.comparison();
     const auto sentence = gpu_side ? comparison_speedup_sentence(*gpu_side, *cpu_run, ui_language()) : std::nullopt;
     if (sentence) {
-      ImGui::SetWindowFontScale(1.35f);
+      // Larger than the panel's text, except where a short projected panel would cut it so: step 13
+      // with the H200 file at 1280x720 and 2x text ran it 397 px past the bottom. There it is as
+      // large as the room left holds, down to 0.8 of the panel's text.
+      const ImVec2 avail = ImGui::GetContentRegionAvail();
+      float scale = 1.35f;
+      while (compact && scale > 0.8f && wrapped_text_size(*sentence, avail.x / scale).y * scale > avail.y) scale -= 0.05f;
+      ImGui::SetWindowFontScale(scale);
       wrapped_text(gpu_side->elsewhere ? colour_elsewhere() : colour_measured(), *sentence);
       ImGui::SetWindowFontScale(1.0f);
       view.sentence_in_view = ImGui::GetItemRectMax().y <= ImGui::GetWindowPos().y + ImGui::GetWindowHeight() + 0.5f;

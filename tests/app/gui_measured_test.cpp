@@ -243,6 +243,28 @@ TEST(GuiMeasured, TheChartsLegendGivesWayBeforeTheRunMeasuredHereIsCut) {
   EXPECT_TRUE(here) << "the run measured here is not in the chart's legend";
 }
 
+// The same step with 2x text on a 720-line projector: the real-run panel ran 397 px past its bottom,
+// the speed sentence cut mid-line. Why the GPU kernel was skipped gives way there (its row still
+// says so), the sentence is as large as the room holds, and the compared run's table, which does
+// not fit, is left to the sentence that names it.
+TEST(GuiMeasured, TheMeasuredStepFitsA720LineProjectorAt2x) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  for (const char* lang : {"en", "ko"}) {
+    const WindowRun run = run_window(
+        std::string("measured_step_2x_") + lang,
+        std::string("--frames 5 --window 1280x720 --ui-scale 2 --wait-results --print-state --lesson "
+                    WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.") + lang +
+            ".toml --step 13 --measured " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/measured/h200/h200-2048.json");
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    ASSERT_TRUE(run.state.is_object()) << run.output;
+    EXPECT_EQ(run.state["clipped_text"]["count"], 0) << lang << run.state["clipped_text"]["texts"].dump();
+    EXPECT_EQ(run.state["frames_cut"]["count"], 0) << lang << run.state["frames_cut"]["first"].dump();
+    if (run.state["gpu_kernel_why_none"].get<std::string>().empty()) continue;  // a GPU here is never replaced
+    EXPECT_EQ(run.state["picture"]["real_sentence_in_view"], 1) << lang;
+    EXPECT_FALSE(run.state["measured"]["gpu"]["skipped"].is_null()) << lang;
+  }
+}
+
 // The lesson's "Measured on this machine" step (2048³) with the shipped H200 run of that size, on a
 // machine without a GPU: the caption sets the H200's fp32 cuBLAS beside this CPU, says where and
 // when, and fills every number.

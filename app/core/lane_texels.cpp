@@ -61,10 +61,12 @@ double contrast_ratio(const Rgba& a, const Rgba& b) {
   return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
-std::array<Rgba, kPaletteSize> owner_palette() {
+std::array<Rgba, kPaletteSize> owner_palette(LaneBackground background) {
   std::array<Rgba, kPaletteSize> p{};
   p.fill({1, 0, 1, 1});
-  p[kPending] = {0.12f, 0.12f, 0.20f, 1};  // bluish: never confused with grey text
+  // Bluish, never confused with the grey owner or grey text; on the light theme pale, as empty
+  // paper is: dark navy there read as a block of cells already done.
+  p[kPending] = background == LaneBackground::light ? Rgba{0.86f, 0.87f, 0.92f, 1} : Rgba{0.12f, 0.12f, 0.20f, 1};
   static constexpr Rgba owners[kOwnerColours] = {
       {0.90f, 0.33f, 0.05f, 1}, {0.19f, 0.51f, 0.74f, 1}, {0.19f, 0.64f, 0.33f, 1}, {0.61f, 0.40f, 0.75f, 1},
       {0.84f, 0.15f, 0.16f, 1}, {0.09f, 0.75f, 0.81f, 1}, {0.74f, 0.74f, 0.13f, 1}, {0.55f, 0.34f, 0.29f, 1},

@@ -32,7 +32,8 @@ std::span<const LegendEntry> lane_legend();
 // edge nearly the background. Dark on white they read as the busiest colour on the chip.
 enum class LaneBackground { dark, light };
 std::array<Rgba, kPaletteSize> lane_palette(LaneBackground background = LaneBackground::dark);
-std::array<Rgba, kPaletteSize> owner_palette();
+// The colour of the SM or core that finished a cell of C; value 0 is a cell not done yet.
+std::array<Rgba, kPaletteSize> owner_palette(LaneBackground background = LaneBackground::dark);
 // WCAG 2's contrast ratio of two opaque colours, 1 (the same) to 21 (black on white): what a
 // projector leaves of their difference. Graphics want 3 and text 4.5.
 double contrast_ratio(const Rgba& a, const Rgba& b);

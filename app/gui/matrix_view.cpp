@@ -31,7 +31,7 @@ MatrixView::HighlightReport draw_matrix(CellGridRenderer& renderer, const std::v
   layout.cells_y = m;
   layout.gap = 0;
   std::array<ImVec4, 16> palette;
-  const auto op = owner_palette();
+  const auto op = owner_palette(lane_background());
   for (int i = 0; i < 16; ++i) palette[i] = to_imvec(op[i]);
   renderer.set_palette(palette, ImGui::GetStyleColorVec4(ImGuiCol_WindowBg), ImVec4(0, 0, 0, 1), ImVec4(1, 1, 0, 1));
   if (fresh_cells != nullptr) renderer.upload(*fresh_cells, layout);

@@ -118,3 +118,22 @@ TEST(LaneTexels, EveryStateTheModelCanProduceHasADistinctLegendColour) {
   for (const auto& entry : app::lane_legend()) values.insert(entry.value);
   for (int v = 0; v <= sim::kLaneMasked; ++v) EXPECT_TRUE(values.count(v)) << v;
 }
+
+TEST(LaneTexels, CellsNotDoneYetLookEmptyOnEitherTheme) {
+  // A cell of C not done yet is nearer the window's background than any owner's colour: on the
+  // light theme it was dark navy, which read as a block of cells already finished.
+  const std::pair<app::LaneBackground, app::Rgba> themes[] = {{app::LaneBackground::dark, {0.06f, 0.06f, 0.06f, 1}},
+                                                               {app::LaneBackground::light, {1, 1, 1, 1}}};
+  for (const auto& [background, bg] : themes) {
+    const auto palette = app::owner_palette(background);
+    const auto distance = [](const app::Rgba& a, const app::Rgba& b) {
+      return std::abs(a.r - b.r) + std::abs(a.g - b.g) + std::abs(a.b - b.b);
+    };
+    const app::Rgba pending = palette[0];
+    for (int owner = 1; owner <= app::kOwnerColours; ++owner) {
+      EXPECT_LT(distance(pending, bg), distance(palette[owner], bg)) << "owner colour " << owner;
+      // Told apart from every owner by more than a shade, the grey owner included.
+      EXPECT_GT(distance(pending, palette[owner]), 0.45f) << "owner colour " << owner;
+    }
+  }
+}

@@ -52,7 +52,12 @@ MatrixView::HighlightReport draw_matrix(CellGridRenderer& renderer, const std::v
   if (!operands) return report;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 white = IM_COL32(255, 255, 255, 255), rim = IM_COL32(0, 0, 0, 255);
-  const ImU32 operand_fill = IM_COL32(90, 90, 100, 255), guide = IM_COL32(255, 255, 255, 110);
+  const ImU32 operand_fill = IM_COL32(90, 90, 100, 255);
+  // On white, a white row read as a gap in the strip and white guides vanished over pale cells:
+  // there the row and column are amber and the guides dark.
+  const bool light = lane_background() == LaneBackground::light;
+  const ImU32 band_fill = light ? IM_COL32(245, 170, 0, 255) : white;
+  const ImU32 guide = light ? IM_COL32(0, 0, 0, 140) : IM_COL32(255, 255, 255, 110);
   const float c_w = n * scale, c_h = m * scale;
   // A: left of C, its rows level with C's; B: above C, its columns level with C's.
   const ImVec2 a0(at.x, c0.y), a1(at.x + strip, c0.y + c_h);
@@ -63,8 +68,8 @@ MatrixView::HighlightReport draw_matrix(CellGridRenderer& renderer, const std::v
   const float band = std::max(scale, kMinBandPx);
   const ImVec2 r0(a0.x, row_mid - band / 2), r1(a1.x, row_mid + band / 2);
   const ImVec2 k0(col_mid - band / 2, b0.y), k1(col_mid + band / 2, b1.y);
-  dl->AddRectFilled(r0, r1, white);
-  dl->AddRectFilled(k0, k1, white);
+  dl->AddRectFilled(r0, r1, band_fill);
+  dl->AddRectFilled(k0, k1, band_fill);
   // Guides from the row and the column to the cell they make: thin and translucent, so the cells
   // of C under them still show their colour.
   dl->AddLine(ImVec2(a1.x, row_mid), ImVec2(col_mid, row_mid), guide, 1.0f);

@@ -177,7 +177,8 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
 
   // Chips: one box a GPU in node groups, a bar inside filled to its busy share.
   const float gap = 4, node_gap = 14;
-  const float chip_w = std::clamp((width - node_gap * static_cast<float>(r.config.nodes) - gap * n) / n, 6.0f, 60.0f);
+  const float chip_w =
+      std::clamp((width - node_gap * static_cast<float>(r.config.nodes) - gap * n) / n, 6.0f, std::max(60.0f, font * 4));
   // The step replays every few seconds, so the bytes can be seen moving at a lecture's pace.
   constexpr double kSecondsPerReplay = 6.0;
   if (r.total_s > 0) {
@@ -194,8 +195,11 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
       const ImVec2 a(x, origin.y), b(x + chip_w, origin.y + chip_h);
       dl->AddRect(a, b, frame, 2);
       const float busy = static_cast<float>(r.per_gpu[static_cast<std::size_t>(g)].busy_fraction);
-      dl->AddRectFilled(ImVec2(a.x + 2, b.y - 2 - (chip_h - 4) * busy), ImVec2(b.x - 2, b.y - 2), kind_colour(sim::ActivityKind::compute));
-      if (chip_w > font * 1.2f) dl->AddText(ImVec2(a.x + 3, a.y + 2), text, std::to_string(g).c_str());
+      // The number on a line of its own above the bar: drawn on a full bar it was hard to read.
+      const bool numbered = chip_w > font * 1.2f;
+      const float bar_h = chip_h - 4 - (numbered ? font : 0);
+      dl->AddRectFilled(ImVec2(a.x + 2, b.y - 2 - bar_h * busy), ImVec2(b.x - 2, b.y - 2), kind_colour(sim::ActivityKind::compute));
+      if (numbered) dl->AddText(ImVec2(a.x + 4, a.y + 1), text, std::to_string(g).c_str());
       centre[static_cast<std::size_t>(g)] = ImVec2((a.x + b.x) / 2, b.y);
       x += chip_w + gap;
       ++chips_drawn_;
@@ -244,7 +248,9 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
     if (!drop_unavailable) draw_real_split(lang);
     return;
   }
-  const float row_h = std::clamp(space / n, 2.0f, font * 1.2f);
+  // Up to two and a half lines a row: with eight GPUs on a projector the bars, and the copies'
+  // thin strips in them, are what the room reads; a line each left half the panel empty.
+  const float row_h = std::clamp(space / n, 2.0f, font * 2.5f);
   const int rows = std::min(n, static_cast<int>(space / row_h));
   gantt_row_px_ = rows > 0 ? row_h : 0;
   const double scale = r.total_s > 0 ? plot_w / r.total_s : 0;
@@ -260,7 +266,9 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
     ++intervals_drawn_;
   }
   for (int g = 0; g < rows; ++g) {
-    if (row_h >= font * 0.8f) dl->AddText(ImVec2(origin.x, y + g * row_h), text, lesson::trf("cluster.gpu_row", lang, g).c_str());
+    if (row_h >= font * 0.8f)
+      dl->AddText(ImVec2(origin.x, y + g * row_h + std::max(0.0f, (row_h - font) / 2)), text,
+                  lesson::trf("cluster.gpu_row", lang, g).c_str());
     ++gantt_rows_drawn_;
   }
   if (show_curve) draw_curve(ImVec2(origin.x + gantt_w + font, y), ImVec2(width - gantt_w - font, space), font, lang);

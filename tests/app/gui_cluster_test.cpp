@@ -118,3 +118,17 @@ TEST(GuiCluster, ThePipelineRowsTakeTheRoomLeftUnderThem) {
     EXPECT_EQ(run.state["clipped_text"]["count"], 0) << run.state["clipped_text"].dump();
   }
 }
+
+// At 1920x1080 the eight rows of the data-parallel step were a line each (20 px) and left half the
+// panel empty; the bars, and the copies' thin strips in them, are what the back of the room reads.
+TEST(GuiCluster, EightRowsUseTheRoomOfA1080LineProjector) {
+  if (!have_display()) GTEST_SKIP() << "no DISPLAY (run under xvfb-run)";
+  const std::string step = "--lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.en.toml --step 24 --window 1920x1080";
+  const auto run = ws::test_support::run_window("data-1080", "--frames 4 --print-state --no-run --no-wait " + step,
+                                                {.home = out_dir + "/home-data-1080"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto& cluster = run.state["cluster"];
+  EXPECT_EQ(cluster["gantt_rows_drawn"], 8);
+  EXPECT_GE(cluster["gantt_row_px"].get<double>(), 34.0) << "two lines of text a row at least";
+  EXPECT_EQ(run.state["clipped_text"]["count"], 0) << run.state["clipped_text"].dump();
+}

@@ -374,10 +374,11 @@ void draw_elsewhere(RealRunView& view, bool clean) {
         const float row_h = elsewhere_row_height();
         const float more_h = wrapped_text_size(TF("run.elsewhere_more", all_rows), ImGui::GetContentRegionAvail().x).y +
                              ImGui::GetStyle().ItemSpacing.y;
-        const float spare = avail - elsewhere_table_height(run, 1) - more_h;
+        const float compared_h = elsewhere_table_height(run, 1);
+        const float spare = avail - compared_h - more_h;
         others_fit = spare > row_h ? static_cast<std::size_t>(spare / row_h) : 0;
         // Not even the compared run's row fits: the speed sentence above names it, where and when.
-        compared_fits = elsewhere_table_height(run, 1) <= avail;
+        compared_fits = compared_h <= avail;
       }
   std::size_t others_shown = 0;
   view.elsewhere_rows_shown = 0;

@@ -106,7 +106,7 @@ float cpu_view_min_height(const SimSession& session, float width) {
          cards_layout_height(card_rows(s->cpu_core_count()));
 }
 
-int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, CpuViewShown* shown) {
+int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, CpuViewShown* shown, ImFont* large_font) {
   int clicked = -1;
   if (shown) *shown = {};
   const sim::Simulation* s = session.simulation();
@@ -120,7 +120,6 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
   const int cols = card_columns(cores);
   const int rows = card_rows(cores);
   const float gap = kCardGap;
-  const float line = ImGui::GetTextLineHeight();
   // The lines above the cards, wrapped (at 2x text the panel is narrower than any of them). The
   // cards come first: where all lines would leave them less than a name and a line each (a short
   // panel, large text), the note on how many cores are shown gives way, then the model's figure
@@ -170,6 +169,31 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const auto owners = owner_palette();
+  // The smart parts, each on a line of its own inside the card where it has the room.
+  const std::string parts[] = {T("cpu.branch_predictor"), T("cpu.ooo_window"),
+                               TF("cpu.caches", cpu.l1d_kb, cpu.l2_kb, fmt::format("{:g}", cpu.l3_mb)),
+                               TF("cpu.simd_unit", cpu.simd_isa, cpu.fp32_lanes)};
+  // Few cores in a tall panel (the first lesson step: two cards of about 500 x 750 px on a
+  // 1080-line projector) left each card's text in its top fifth at the text size: the cards' text
+  // grows, up to 1.6x, while every part and the longest cell line still fit the card's width on
+  // one line and the card's whole content (about 15 lines) its height. The fitting below then
+  // works at that size.
+  const float card_scale = [&] {
+    // The widest cell line the model can show: every figure at the matrices' largest side.
+    const int side = std::max({s->config().shape.m, s->config().shape.n, s->config().shape.k});
+    float widest = ImGui::CalcTextSize((TF("cpu.cell_at", side, side) + " " + TF("cpu.cell_k_of", side, side)).c_str()).x;
+    for (const auto& part : parts) widest = std::max(widest, ImGui::CalcTextSize(part.c_str()).x);
+    // 4 % to spare: a larger raster's glyphs are not exactly proportional.
+    const float by_width = (box_w - 24) / std::max(1.0f, widest * 1.04f);
+    const float by_height = box_h / (15 * ImGui::GetTextLineHeight());
+    return std::clamp(std::min(by_width, by_height), 1.0f, 1.6f);
+  }();
+  if (shown) shown->card_text_scale = card_scale;
+  const float ui_px = ImGui::GetFontSize();
+  const bool in_large_font = card_scale > 1.05f && large_font != nullptr && large_font->FontSize >= ui_px * card_scale * 0.9f;
+  if (in_large_font) ImGui::PushFont(large_font);
+  ImGui::SetWindowFontScale(card_scale * ui_px / ImGui::GetFont()->FontSize);
+  const float line = ImGui::GetTextLineHeight();
   for (int core = 0; core < cores; ++core) {
     const auto info = s->cpu_core(core);
     const ImVec2 a(start.x + (core % cols) * (box_w + gap), start.y + (core / cols) * (box_h + gap));
@@ -215,10 +239,6 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
     text(edge, name_fits ? name : std::to_string(core));
     if (box_h > line * 9) {
       // The parts that make a core "smart": each costs transistors a GPU lane does not have.
-      const std::string parts[] = {
-          T("cpu.branch_predictor"), T("cpu.ooo_window"),
-          TF("cpu.caches", cpu.l1d_kb, cpu.l2_kb, fmt::format("{:g}", cpu.l3_mb)),
-          TF("cpu.simd_unit", cpu.simd_isa, cpu.fp32_lanes)};
       // Each part wrapped onto as many lines as it needs when the card has the room (the lines
       // below need up to seven); else named in fewer words ("caches: L1 32…"), never half a word.
       float wrapped_h = 0;
@@ -307,6 +327,8 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
     }
     dl->PopClipRect();
   }
+  ImGui::SetWindowFontScale(1.0f);
+  if (in_large_font) ImGui::PopFont();
   ImGui::EndChild();
   return clicked;
 }

@@ -32,10 +32,14 @@ float cpu_view_min_height(const SimSession& session, float width);
 struct CpuViewShown {
   int cards_visible = 0;  // cards whose name shows in the region's visible part (not scrolled away)
   int cells_whole = 0;    // of them, cards whose cell line ("C[0][26]: k 225/1024") shows whole
+  float card_text_scale = 1;  // the cards' text against the panel's: larger in big cards
 };
 
 // Draws into a child region; returns the core clicked, or -1. `shown`, when given, says what of
 // the cards could be read.
-int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, CpuViewShown* shown = nullptr);
+// `large_font`, when given, draws the cards' text where it grows (big cards): rasterised at a
+// larger size, so not a blurred stretch of the UI's glyphs.
+int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, CpuViewShown* shown = nullptr,
+                  ImFont* large_font = nullptr);
 
 }  // namespace ws::app

@@ -26,6 +26,7 @@ struct SimulationPanel {
   std::optional<sim::Kernel> kernel_override;
   // Projector mode in a lesson: the preset and kernel pickers are hidden, the rest stays.
   bool hide_controls = false;
+  ImFont* large_font = nullptr;  // the caption's font: the CPU cards' text where it grows
   // Where the panel is short for its text (2x text on 720 lines) the pickers fold into one line
   // of what they are set to: three rows of combos left the chip and the CPU cores too little
   // height to show a single core. Unset: by that rule; else the lecturer's click.

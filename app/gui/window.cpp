@@ -470,6 +470,7 @@ int run_gui(const GuiOptions& options) {
     // at 2x text on a 720-line projector the combos alone took the animation's room.
     const bool controls_hidden = pres.clean || (pres.projector && player.active());
     sim_panel.hide_controls = controls_hidden;
+    sim_panel.large_font = pres.fonts.caption_regular;
     const ImVec2 size = io.DisplaySize;
     float left_w = show.timers ? std::clamp(size.x * 0.36f, 460.0f * pres.ui_scale(), 720.0f * pres.ui_scale()) : 0;
     // At 2x text on a 1280-wide window the minimum alone would leave the animation and caption a

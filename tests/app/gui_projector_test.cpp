@@ -306,6 +306,26 @@ TEST_F(GuiProjector, TheCoresCardsShowTheirCellAndItsKWhole) {
   }
 }
 
+// The first lesson step gives two cores the panel's height: their parts were drawn at the UI's
+// text size in the top fifth of 750-pixel cards. Big cards draw their text larger (in the
+// caption's font), every figure still whole; cards without the room keep the UI's size.
+TEST_F(GuiProjector, BigCoreCardsDrawTheirTextLarger) {
+  const std::string step = " --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.en.toml --step 1";
+  struct Case {
+    const char* args;
+    int least_pct, most_pct;
+  };
+  for (const Case& c : {Case{"--window 1920x1080", 150, 160}, Case{"--window 1920x1080 --lang ko", 150, 160},
+                        Case{"--window 1280x720 --ui-scale 2", 100, 100}}) {
+    const auto s = state_of(c.args + step);
+    EXPECT_GE(s["picture"]["cpu_card_text_pct"], c.least_pct) << c.args;
+    EXPECT_LE(s["picture"]["cpu_card_text_pct"], c.most_pct) << c.args;
+    EXPECT_EQ(s["picture"]["cpu_cards_visible"], 2) << c.args;
+    EXPECT_EQ(s["picture"]["cpu_cells_whole"], 2) << c.args;
+    EXPECT_EQ(s["clipped_text"]["count"], 0) << c.args << "\n" << clipped_list(s["clipped_text"]);
+  }
+}
+
 // The check itself must be able to fail: a window far too small for 3x text cuts something. The
 // monitor's scale, unlike the user's, is drawn whatever the window holds.
 TEST_F(GuiProjector, TheClipCheckFindsTextThatIsCut) {

@@ -50,6 +50,15 @@ void GpuView::focus_world_rect(float x0, float y0, float x1, float y1) {
   target_.origin_y = (y0 + y1) / 2 - region_.y / target_.scale / 2;
 }
 
+// A warp near the top of its SM was centred with half the view empty above it (SM 0's warp 0 in
+// the lesson's step on warps): the view stays within the SM's rows, one row spare above for its
+// name, while the SM is taller than the view, else it shows the SM whole.
+void GpuView::keep_rows_within(float top, float bottom) {
+  const float visible = region_.y / target_.scale;
+  if (visible >= bottom - top) target_.origin_y = (top + bottom) / 2 - visible / 2;
+  else target_.origin_y = std::clamp(target_.origin_y, top, bottom - visible);
+}
+
 void GpuView::zoom_to_chip() { pending_ = Pending::chip; }
 void GpuView::zoom_to_sm(int sm) { pending_ = Pending::sm, pending_sm_ = sm; }
 void GpuView::zoom_to_warp(int sm, int slot) { pending_ = Pending::warp, pending_sm_ = sm, pending_slot_ = slot; }
@@ -107,6 +116,7 @@ void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
       const int sm = std::clamp(pending_sm_, 0, layout_.blocks - 1);
       const int slot = std::clamp(pending_slot_, 0, layout_.cells_y - 1);
       focus_world_rect(sm_x(sm) - 2, sm_y(sm) + slot - 3, sm_x(sm) + layout_.cells_x + 2, sm_y(sm) + slot + 4);
+      keep_rows_within(sm_y(sm) - 1, sm_y(sm) + layout_.cells_y + 0.5f);
       break;
     }
     case Pending::lane: {
@@ -114,6 +124,7 @@ void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
       const int slot = std::clamp(pending_slot_, 0, layout_.cells_y - 1);
       const float x = sm_x(sm) + std::clamp(pending_lane_, 0, 31), y = sm_y(sm) + slot;
       focus_world_rect(x - 4, y - 2, x + 5, y + 3);
+      keep_rows_within(sm_y(sm) - 1, sm_y(sm) + layout_.cells_y + 0.5f);
       break;
     }
     case Pending::none: break;
@@ -183,15 +194,23 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
   const float sc = view_.scale;
   const float line_h = ImGui::GetTextLineHeight();
   const ImU32 text = IM_COL32(235, 235, 235, 255), shadow = IM_COL32(0, 0, 0, 200);
-  // Over lanes a label is light with a dark shadow, which reads on every lane colour; on the
-  // window's background (above an SM, left of a warp) it takes the theme's text colour: the light
-  // text was white on white in the light theme.
+  const Rgba light_ink{235 / 255.0f, 235 / 255.0f, 235 / 255.0f, 1}, dark_ink{0.06f, 0.06f, 0.08f, 1};
+  const auto palette = lane_palette(lane_background());
+  // Over lanes a label is light with a dark shadow, or dark where the lane is light (the light
+  // theme's grey of an empty warp slot, bright green or yellow): white there read faintly from
+  // the back of a room. On the window's background (above an SM, left of a warp) it takes the
+  // theme's text colour: the light text was white on white in the light theme.
   const ImVec4 ink = ImGui::GetStyleColorVec4(ImGuiCol_Text);
   const double ink_contrast =
       contrast_ratio(to_rgba(ink), to_rgba(ImGui::GetStyleColorVec4(ImGuiCol_WindowBg)));
   labels = {};
   // A label the view's edge would cut is left out: half a word says nothing (panning brings it back).
-  auto label = [&](ImVec2 p, const std::string& t, bool on_background) {
+  // The state byte of a lane, for the colour under a label drawn over it.
+  const auto lane_state = [&](int sm, int slot, int lane) {
+    const std::size_t i = (static_cast<std::size_t>(sm) * layout_.cells_y + slot) * layout_.cells_x + lane;
+    return i < texels_.size() ? texels_[i] : std::uint8_t{0};
+  };
+  auto label = [&](ImVec2 p, const std::string& t, bool on_background, std::uint8_t under = 0) {
     const ImVec2 extent = ImGui::CalcTextSize(t.c_str());
     if (p.x < origin.x || p.y < origin.y || p.x + extent.x + 1 > origin.x + size.x ||
         p.y + extent.y + 1 > origin.y + size.y)
@@ -200,6 +219,14 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
       dl->AddText(p, ImGui::ColorConvertFloat4ToU32(ink), t.c_str());
       ++labels.on_background;
       labels.weakest_contrast = std::min(labels.weakest_contrast, ink_contrast);
+      return;
+    }
+    const Rgba& lane = palette[under % palette.size()];
+    const double on_light = contrast_ratio(light_ink, lane), on_dark = contrast_ratio(dark_ink, lane);
+    ++labels.over_lanes;
+    labels.weakest_lane_contrast = std::min(labels.weakest_lane_contrast, std::max(on_light, on_dark));
+    if (on_dark > on_light) {
+      dl->AddText(p, ImGui::ColorConvertFloat4ToU32(ImVec4(dark_ink.r, dark_ink.g, dark_ink.b, 1)), t.c_str());
       return;
     }
     dl->AddText(ImVec2(p.x + 1, p.y + 1), shadow, t.c_str());
@@ -235,13 +262,13 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
         // are then left out rather than drawn on top of it.
         const bool in_gap = layout_.gap * sc > tw + 6;
         if (in_gap) p.x -= tw + 4;
-        label(ImVec2(p.x + 2, p.y + (sc - line_h) / 2), t, in_gap);
+        label(ImVec2(p.x + 2, p.y + (sc - line_h) / 2), t, in_gap, lane_state(sm, slot, 0));
         const float label_right = in_gap ? 0.0f : p.x + 2 + tw + 2;
         if (lane_labels && sc >= line_h * 1.6f)
           for (int lane = 0; lane < layout_.cells_x; ++lane) {
             const ImVec2 q = to_screen(wx + lane, wy + slot);
             if (q.x < origin.x - sc || q.x > origin.x + size.x || q.x < label_right) continue;
-            label(ImVec2(q.x + 2, q.y + sc - line_h - 1), std::to_string(lane), false);
+            label(ImVec2(q.x + 2, q.y + sc - line_h - 1), std::to_string(lane), false, lane_state(sm, slot, lane));
           }
       }
     }

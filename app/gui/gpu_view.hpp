@@ -44,6 +44,10 @@ class GpuView {
   struct LabelReport {
     int on_background = 0;
     double weakest_contrast = 21;
+    // Labels drawn over lanes (lane numbers, a warp's name over its first lanes), and the lowest
+    // contrast of their colour against the lane under them.
+    int over_lanes = 0;
+    double weakest_lane_contrast = 21;
   };
   LabelReport labels;
   const GridLayout& layout() const { return layout_; }
@@ -52,6 +56,8 @@ class GpuView {
  private:
   void fit_layout(const sim::Simulation& s, ImVec2 size);
   void focus_world_rect(float x0, float y0, float x1, float y1);
+  // Moves the target up or down so the view shows no rows outside [top, bottom] where it can.
+  void keep_rows_within(float top, float bottom);
   void draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size);
 
   CellGridRenderer renderer_;

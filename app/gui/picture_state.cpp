@@ -46,6 +46,10 @@ nlohmann::json picture_counts(const SimulationPanel& sim, const RealRunView& rea
     c["highlight_outlines_covering"] = sim.gpu_view.outlines.covering;
     c["labels_on_background"] = sim.gpu_view.labels.on_background;
     c["labels_on_background_contrast"] = sim.gpu_view.labels.weakest_contrast;
+    c["labels_over_lanes"] = sim.gpu_view.labels.over_lanes;
+    c["labels_over_lanes_contrast"] = sim.gpu_view.labels.weakest_lane_contrast;
+    // The chip's row (in lanes' heights, 0 = the first SM row's first warp) at the view's top edge.
+    c["chip_view_top_row"] = sim.gpu_view.view().origin_y;
   }
   const sim::Simulation* s = sim.session.simulation();
   if (!s) return c;

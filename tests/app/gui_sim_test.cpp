@@ -309,6 +309,23 @@ TEST_F(GuiSim, TheChipsLabelsOnTheBackgroundReadInBothThemes) {
   }
 }
 
+// Zoomed onto warp 0 of SM 0 (the lesson's step on warps), the view starts at the SM's name: it
+// was centred on the warp with the rows above the chip, half the view, empty. The lane numbers
+// and the warp's name over its lanes read on every lane colour: dark on light lanes (the light
+// theme's grey of an empty slot, bright green), light on dark ones.
+TEST_F(GuiSim, AZoomedWarpStartsAtItsSmAndItsLaneNumbersRead) {
+  for (const std::string theme_keys : {"", " --keys T"}) {
+    SCOPED_TRACE(theme_keys.empty() ? "dark" : "light");
+    const auto f = render("sim_warp_zoom", "--size 64 --preset h100 --cycle 40 --zoom warp:0:0" + theme_keys);
+    ASSERT_FALSE(f.state.is_discarded());
+    const auto& picture = f.state["picture"];
+    EXPECT_GE(picture["chip_view_top_row"].get<double>(), -1.01) << "rows above the chip shown";
+    EXPECT_LE(picture["chip_view_top_row"].get<double>(), 0.0) << "SM 0's name left out";
+    EXPECT_GE(picture["labels_over_lanes"].get<int>(), 32);
+    EXPECT_GE(picture["labels_over_lanes_contrast"].get<double>(), 4.5);
+  }
+}
+
 // A projector washes out the difference between a text and its background: every text colour of
 // both themes keeps WCAG's 4.5:1. The light theme's secondary grey (notes, sources, "not run
 // yet", the cluster's ideal line) was ImGui's 0.6 grey, 2.8:1 on white.

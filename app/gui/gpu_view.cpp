@@ -59,6 +59,14 @@ void GpuView::keep_rows_within(float top, float bottom) {
   else target_.origin_y = std::clamp(target_.origin_y, top, bottom - visible);
 }
 
+// SM 0, at the chip's left edge, was centred with a third of the view empty to its left while
+// SM 2 ran under the inspector: a zoom keeps the view on the chip, as the rows above.
+void GpuView::keep_columns_within(float left, float right) {
+  const float visible = region_.x / target_.scale;
+  if (visible >= right - left) target_.origin_x = (left + right) / 2 - visible / 2;
+  else target_.origin_x = std::clamp(target_.origin_x, left, right - visible);
+}
+
 void GpuView::zoom_to_chip() { pending_ = Pending::chip; }
 void GpuView::zoom_to_sm(int sm) { pending_ = Pending::sm, pending_sm_ = sm; }
 void GpuView::zoom_to_warp(int sm, int slot) { pending_ = Pending::warp, pending_sm_ = sm, pending_slot_ = slot; }
@@ -110,6 +118,8 @@ void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
     case Pending::sm: {
       const int sm = std::clamp(pending_sm_, 0, layout_.blocks - 1);
       focus_world_rect(sm_x(sm) - 1, sm_y(sm) - 1, sm_x(sm) + layout_.cells_x + 1, sm_y(sm) + layout_.cells_y + 1);
+      keep_columns_within(-layout_.gap, layout_.world_width());
+      keep_rows_within(-layout_.gap, layout_.world_height());
       break;
     }
     case Pending::warp: {
@@ -117,6 +127,7 @@ void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
       const int slot = std::clamp(pending_slot_, 0, layout_.cells_y - 1);
       focus_world_rect(sm_x(sm) - 2, sm_y(sm) + slot - 3, sm_x(sm) + layout_.cells_x + 2, sm_y(sm) + slot + 4);
       keep_rows_within(sm_y(sm) - 1, sm_y(sm) + layout_.cells_y + 0.5f);
+      keep_columns_within(-layout_.gap, layout_.world_width());
       break;
     }
     case Pending::lane: {
@@ -125,6 +136,7 @@ void GpuView::draw(SimSession& session, ImVec2 size, double dt) {
       const float x = sm_x(sm) + std::clamp(pending_lane_, 0, 31), y = sm_y(sm) + slot;
       focus_world_rect(x - 4, y - 2, x + 5, y + 3);
       keep_rows_within(sm_y(sm) - 1, sm_y(sm) + layout_.cells_y + 0.5f);
+      keep_columns_within(-layout_.gap, layout_.world_width());
       break;
     }
     case Pending::none: break;

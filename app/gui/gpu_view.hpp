@@ -56,8 +56,10 @@ class GpuView {
  private:
   void fit_layout(const sim::Simulation& s, ImVec2 size);
   void focus_world_rect(float x0, float y0, float x1, float y1);
-  // Moves the target up or down so the view shows no rows outside [top, bottom] where it can.
+  // Moves the target so the view shows nothing outside [top, bottom] (rows) or [left, right]
+  // (columns) where it can.
   void keep_rows_within(float top, float bottom);
+  void keep_columns_within(float left, float right);
   void draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size);
 
   CellGridRenderer renderer_;

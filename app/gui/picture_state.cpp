@@ -50,6 +50,7 @@ nlohmann::json picture_counts(const SimulationPanel& sim, const RealRunView& rea
     c["labels_over_lanes_contrast"] = sim.gpu_view.labels.weakest_lane_contrast;
     // The chip's row (in lanes' heights, 0 = the first SM row's first warp) at the view's top edge.
     c["chip_view_top_row"] = sim.gpu_view.view().origin_y;
+    c["chip_view_left_lane"] = sim.gpu_view.view().origin_x;  // the same across, in lanes' widths
   }
   const sim::Simulation* s = sim.session.simulation();
   if (!s) return c;

@@ -324,6 +324,12 @@ TEST_F(GuiSim, AZoomedWarpStartsAtItsSmAndItsLaneNumbersRead) {
     EXPECT_GE(picture["labels_over_lanes"].get<int>(), 32);
     EXPECT_GE(picture["labels_over_lanes_contrast"].get<double>(), 4.5);
   }
+  // SM 0 is at the chip's left edge: zoomed onto it, the view starts there (a gap's width for the
+  // outline and names) instead of centring it with a third of the view empty.
+  const auto sm = render("sim_sm_zoom", "--size 64 --preset h100 --cycle 40 --zoom sm:0");
+  ASSERT_FALSE(sm.state.is_discarded());
+  EXPECT_GE(sm.state["picture"]["chip_view_left_lane"].get<double>(), -6.0);
+  EXPECT_GE(sm.state["picture"]["chip_view_top_row"].get<double>(), -6.0);
 }
 
 // A projector washes out the difference between a text and its background: every text colour of

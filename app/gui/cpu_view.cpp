@@ -191,8 +191,12 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
   if (shown) shown->card_text_scale = card_scale;
   const float ui_px = ImGui::GetFontSize();
   const bool in_large_font = card_scale > 1.05f && large_font != nullptr && large_font->FontSize >= ui_px * card_scale * 0.9f;
-  if (in_large_font) ImGui::PushFont(large_font);
-  ImGui::SetWindowFontScale(card_scale * ui_px / ImGui::GetFont()->FontSize);
+  if (in_large_font) {
+    ImGui::PushFont(large_font);
+    ImGui::SetWindowFontScale(card_scale * ui_px / large_font->FontSize);
+  } else if (card_scale != 1.0f) {
+    ImGui::SetWindowFontScale(card_scale);
+  }
   const float line = ImGui::GetTextLineHeight();
   for (int core = 0; core < cores; ++core) {
     const auto info = s->cpu_core(core);

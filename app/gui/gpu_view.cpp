@@ -216,12 +216,12 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
   const double ink_contrast =
       contrast_ratio(to_rgba(ink), to_rgba(ImGui::GetStyleColorVec4(ImGuiCol_WindowBg)));
   labels = {};
-  // A label the view's edge would cut is left out: half a word says nothing (panning brings it back).
   // The state byte of a lane, for the colour under a label drawn over it.
   const auto lane_state = [&](int sm, int slot, int lane) {
     const std::size_t i = (static_cast<std::size_t>(sm) * layout_.cells_y + slot) * layout_.cells_x + lane;
     return i < texels_.size() ? texels_[i] : std::uint8_t{0};
   };
+  // A label the view's edge would cut is left out: half a word says nothing (panning brings it back).
   auto label = [&](ImVec2 p, const std::string& t, bool on_background, std::uint8_t under = 0) {
     const ImVec2 extent = ImGui::CalcTextSize(t.c_str());
     if (p.x < origin.x || p.y < origin.y || p.x + extent.x + 1 > origin.x + size.x ||

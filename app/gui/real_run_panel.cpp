@@ -269,8 +269,19 @@ void draw_run_buttons(RealRunSession& session) {
   if (ImGui::Button(T("control.cancel"))) session.cancel();
   ImGui::EndDisabled();
   if (session.cpu_job_running()) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", T("run.timing_cpu"));
+    // Beside the buttons, in fewer words where the whole note would run off the panel (1280x720:
+    // "...leave it the cores" was cut for the few frames a small run takes), else not at all: a
+    // line of its own would move everything under it for as long as the run lasts, and the
+    // table's row already says "running".
+    const float room = ImGui::GetContentRegionAvail().x - ImGui::GetItemRectMax().x + ImGui::GetCursorScreenPos().x -
+                       ImGui::GetStyle().ItemSpacing.x;
+    for (const char* key : {"run.timing_cpu", "run.timing_cpu_brief"}) {
+      if (ImGui::CalcTextSize(T(key)).x <= room) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", T(key));
+        break;
+      }
+    }
   }
 }
 

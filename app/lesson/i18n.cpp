@@ -435,6 +435,7 @@ constexpr Entry kTable[] = {
     {"run.memory_need", "A, B and C need {}; {} GFLOP per product", "A, B, C에 {0} 필요; 곱셈 한 번에 {1} GFLOP"},
     {"run.timing_cpu", "timing the CPU: the window slows down to leave it the cores",
      "CPU 시간 측정 중: 코어를 비워 주려고 창이 느려집니다"},
+    {"run.timing_cpu_brief", "timing the CPU", "CPU 시간 측정 중"},
     {"run.devices_both", "{} and {}", "{0}, {1}"},
     {"run.elsewhere", "Measured elsewhere, on {} ({}, {}), from {}", "다른 컴퓨터에서 측정: {0} ({1}, {2}), 파일 {3}"},
     {"run.elsewhere_more_one", "1 more run measured elsewhere, listed outside presentation mode",

@@ -1,6 +1,7 @@
 #include "gui/gpu_view.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -50,21 +51,25 @@ void GpuView::focus_world_rect(float x0, float y0, float x1, float y1) {
   target_.origin_y = (y0 + y1) / 2 - region_.y / target_.scale / 2;
 }
 
+namespace {
+// The view's origin on one axis, moved so that the `visible` stretch from it shows nothing outside
+// [lo, hi] where it can, and centred on [lo, hi] where that is shorter than the view.
+float kept_within(float origin, float visible, float lo, float hi) {
+  return visible >= hi - lo ? (lo + hi) / 2 - visible / 2 : std::clamp(origin, lo, hi - visible);
+}
+}  // namespace
+
 // A warp near the top of its SM was centred with half the view empty above it (SM 0's warp 0 in
 // the lesson's step on warps): the view stays within the SM's rows, one row spare above for its
 // name, while the SM is taller than the view, else it shows the SM whole.
 void GpuView::keep_rows_within(float top, float bottom) {
-  const float visible = region_.y / target_.scale;
-  if (visible >= bottom - top) target_.origin_y = (top + bottom) / 2 - visible / 2;
-  else target_.origin_y = std::clamp(target_.origin_y, top, bottom - visible);
+  target_.origin_y = kept_within(target_.origin_y, region_.y / target_.scale, top, bottom);
 }
 
 // SM 0, at the chip's left edge, was centred with a third of the view empty to its left while
 // SM 2 ran under the inspector: a zoom keeps the view on the chip, as the rows above.
 void GpuView::keep_columns_within(float left, float right) {
-  const float visible = region_.x / target_.scale;
-  if (visible >= right - left) target_.origin_x = (left + right) / 2 - visible / 2;
-  else target_.origin_x = std::clamp(target_.origin_x, left, right - visible);
+  target_.origin_x = kept_within(target_.origin_x, region_.x / target_.scale, left, right);
 }
 
 void GpuView::zoom_to_chip() { pending_ = Pending::chip; }
@@ -205,9 +210,19 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
   const float pitch_x = layout_.cells_x + layout_.gap, pitch_y = layout_.cells_y + layout_.gap;
   const float sc = view_.scale;
   const float line_h = ImGui::GetTextLineHeight();
-  const ImU32 text = IM_COL32(235, 235, 235, 255), shadow = IM_COL32(0, 0, 0, 200);
+  const ImU32 shadow = IM_COL32(0, 0, 0, 200);
   const Rgba light_ink{235 / 255.0f, 235 / 255.0f, 235 / 255.0f, 1}, dark_ink{0.06f, 0.06f, 0.08f, 1};
+  const auto to_u32 = [](const Rgba& c) { return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, c.a)); };
+  const ImU32 light_text = to_u32(light_ink), dark_text = to_u32(dark_ink);
+  // Per lane state, once a frame rather than per label: which ink reads better over it, and how well.
   const auto palette = lane_palette(lane_background());
+  std::array<bool, kPaletteSize> dark_over{};
+  std::array<double, kPaletteSize> ink_contrast_over{};
+  for (std::size_t i = 0; i < palette.size(); ++i) {
+    const double on_light = contrast_ratio(light_ink, palette[i]), on_dark = contrast_ratio(dark_ink, palette[i]);
+    dark_over[i] = on_dark > on_light;
+    ink_contrast_over[i] = std::max(on_light, on_dark);
+  }
   // Over lanes a label is light with a dark shadow, or dark where the lane is light (the light
   // theme's grey of an empty warp slot, bright green or yellow): white there read faintly from
   // the back of a room. On the window's background (above an SM, left of a warp) it takes the
@@ -233,16 +248,15 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
       labels.weakest_contrast = std::min(labels.weakest_contrast, ink_contrast);
       return;
     }
-    const Rgba& lane = palette[under % palette.size()];
-    const double on_light = contrast_ratio(light_ink, lane), on_dark = contrast_ratio(dark_ink, lane);
+    const std::size_t state = under % palette.size();
     ++labels.over_lanes;
-    labels.weakest_lane_contrast = std::min(labels.weakest_lane_contrast, std::max(on_light, on_dark));
-    if (on_dark > on_light) {
-      dl->AddText(p, ImGui::ColorConvertFloat4ToU32(ImVec4(dark_ink.r, dark_ink.g, dark_ink.b, 1)), t.c_str());
+    labels.weakest_lane_contrast = std::min(labels.weakest_lane_contrast, ink_contrast_over[state]);
+    if (dark_over[state]) {
+      dl->AddText(p, dark_text, t.c_str());
       return;
     }
     dl->AddText(ImVec2(p.x + 1, p.y + 1), shadow, t.c_str());
-    dl->AddText(p, text, t.c_str());
+    dl->AddText(p, light_text, t.c_str());
   };
   auto to_screen = [&](float wx, float wy) {
     return ImVec2(origin.x + (wx - view_.origin_x) * sc, origin.y + (wy - view_.origin_y) * sc);

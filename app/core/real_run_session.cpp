@@ -8,9 +8,10 @@ namespace ws::app {
 DefaultGpuKernel choose_default_gpu_kernel(const std::optional<std::string>& cuda_unavailable,
                                            const std::optional<std::string>& gl_unavailable, bool gl_software,
                                            const std::string& gl_renderer) {
-  if (!cuda_unavailable) return {"cublas"};
-  if (!gl_unavailable && !gl_software) return {"gl-regblock"};
   DefaultGpuKernel d;
+  if (!cuda_unavailable) d.kernel = "cublas";
+  else if (!gl_unavailable && !gl_software) d.kernel = "gl-regblock";
+  if (!d.kernel.empty()) return d;
   d.cuda_why = *cuda_unavailable;
   if (gl_unavailable) d.gl_why = *gl_unavailable;
   else d.gl_software_renderer = gl_renderer;

@@ -213,15 +213,15 @@ TEST(DefaultGpuKernel, CublasThenHardwareGlThenNoneWithTheReason) {
 }
 
 TEST(DefaultGpuKernel, LessonCudaKernelsGetTheirGlTwinOnlyWhereCudaCannotRunAndGlRunsOnAGpu) {
-  const app::DefaultGpuKernel gl_gpu{"gl-regblock", ""};
+  const app::DefaultGpuKernel gl_gpu{"gl-regblock", "", "", ""};
   EXPECT_EQ(app::stand_in_gpu_kernel("cublas", false, gl_gpu), "gl-regblock");
   EXPECT_EQ(app::stand_in_gpu_kernel("cuda-naive", false, gl_gpu), "gl-naive");
   EXPECT_EQ(app::stand_in_gpu_kernel("cuda-tiled", false, gl_gpu), "gl-tiled");
   EXPECT_EQ(app::stand_in_gpu_kernel("cuda-regblock", false, gl_gpu), "gl-regblock");
   EXPECT_EQ(app::stand_in_gpu_kernel("cublas", true, gl_gpu), "cublas");  // CUDA works: keep it
-  const app::DefaultGpuKernel none{"", "no GPU kernel runs here"};
+  const app::DefaultGpuKernel none{"", "no GPU kernel runs here", "", ""};
   EXPECT_EQ(app::stand_in_gpu_kernel("cublas", false, none), "cublas");  // skipped, with its reason
-  EXPECT_EQ(app::stand_in_gpu_kernel("cuda-tiled", false, {"cublas", ""}), "cuda-tiled");
+  EXPECT_EQ(app::stand_in_gpu_kernel("cuda-tiled", false, {"cublas", "", "", ""}), "cuda-tiled");
 }
 
 TEST(MeasuredElsewhere, AbsurdCountsAreClampedNotCastOutOfRange) {

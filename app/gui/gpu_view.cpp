@@ -281,20 +281,46 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
       for (int slot = s0; slot <= s1; ++slot) {
         const auto info = s.warp_info(sm, slot);
         ImVec2 p = to_screen(wx, wy + slot);
-        std::string t = TF("label.warp", slot);
-        if (info.block_x >= 0) t += "  " + TF("label.block", fmt::format("({},{})", info.block_x, info.block_y));
-        const float tw = ImGui::CalcTextSize(t.c_str()).x;
-        // In the gap to the left when it is wide enough, else over the first lanes, whose numbers
-        // are then left out rather than drawn on top of it.
-        const bool in_gap = layout_.gap * sc > tw + 6;
-        if (in_gap) p.x -= tw + 4;
-        label(ImVec2(p.x + 2, p.y + (sc - line_h) / 2), t, in_gap, lane_state(sm, slot, 0));
-        const float label_right = in_gap ? 0.0f : p.x + 2 + tw + 2;
-        if (lane_labels && sc >= line_h * 1.6f)
+        const std::string warp_text = TF("label.warp", slot);
+        const std::string block_text =
+            info.block_x >= 0 ? TF("label.block", fmt::format("({},{})", info.block_x, info.block_y)) : "";
+        // The room left of this SM: the gap to its neighbour, or for the first column the view's
+        // margin, which a zoom onto SM 0 leaves wide. The label goes there in the first form that
+        // fits (one line, or the warp above its block), else the warp there and its block over
+        // the first lanes, else all of it over them; lane numbers under a label are left out
+        // rather than drawn on top of it. Everything over the lanes left a zoomed warp at 1080
+        // lines with 27 numbered lanes of its 32, beside a margin wide enough for the names.
+        const float room = p.x - (c == 0 ? origin.x : to_screen(wx - layout_.gap, 0).x) - 6;
+        const auto width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
+        const std::string one_line = block_text.empty() ? warp_text : warp_text + "  " + block_text;
+        const float middle = p.y + (sc - line_h) / 2;
+        std::string over_lanes;
+        if (width(one_line) <= room) {
+          label(ImVec2(p.x - width(one_line) - 4, middle), one_line, true);
+        } else if (!block_text.empty() && sc >= 2 * line_h && std::max(width(warp_text), width(block_text)) <= room) {
+          const float top = p.y + (sc - 2 * line_h) / 2;
+          label(ImVec2(p.x - width(warp_text) - 4, top), warp_text, true);
+          label(ImVec2(p.x - width(block_text) - 4, top + line_h), block_text, true);
+        } else if (width(warp_text) <= room) {
+          label(ImVec2(p.x - width(warp_text) - 4, middle), warp_text, true);
+          over_lanes = block_text;
+        } else {
+          over_lanes = one_line;
+        }
+        float label_right = 0.0f;
+        if (!over_lanes.empty()) {
+          label(ImVec2(p.x + 2, middle), over_lanes, false, lane_state(sm, slot, 0));
+          label_right = p.x + 2 + width(over_lanes) + 2;
+        }
+        // Beside a label over the lanes the numbers take the row's lower part, so the row must
+        // be taller; alone they sit in its middle.
+        const bool shares_row = label_right > 0;
+        if (lane_labels && sc >= line_h * (shares_row ? 1.6f : 1.0f))
           for (int lane = 0; lane < layout_.cells_x; ++lane) {
             const ImVec2 q = to_screen(wx + lane, wy + slot);
             if (q.x < origin.x - sc || q.x > origin.x + size.x || q.x < label_right) continue;
-            label(ImVec2(q.x + 2, q.y + sc - line_h - 1), std::to_string(lane), false, lane_state(sm, slot, lane));
+            const float y = shares_row ? q.y + sc - line_h - 1 : q.y + (sc - line_h) / 2;
+            label(ImVec2(q.x + 2, y), std::to_string(lane), false, lane_state(sm, slot, lane));
           }
       }
     }

@@ -222,17 +222,24 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   bool inspector = show.inspector && !clean && simulated;
   const float inspector_room = show.cpu || show.matrix ? main_h * 0.6f : main_h;
   const float side_w_if_shown = !show.gpu ? avail.x : std::clamp(avail.x * 0.36f, 300.0f, 520.0f);
+  const float inspector_text_w = side_w_if_shown - 2 * ImGui::GetStyle().WindowPadding.x;
   const int inspector_want =
-      inspector ? inspector_lines(session, gpu_view.selection, selected_core,
-                                  side_w_if_shown - 2 * ImGui::GetStyle().WindowPadding.x)
-                : 0;
-  const float inspector_want_h = ImGui::GetTextLineHeightWithSpacing() * inspector_want;
+      inspector ? inspector_lines(session, gpu_view.selection, selected_core, inspector_text_w) : 0;
+  float inspector_want_h = ImGui::GetTextLineHeightWithSpacing() * inspector_want;
   if (inspector && inspector_want_h > inspector_room && !gpu_view.selection.valid() && selected_core < 0)
     inspector = false;
   float inspector_scale = 1;
   if (inspector && inspector_want_h > inspector_room) {
-    const float spacing = ImGui::GetStyle().ItemSpacing.y;
-    inspector_scale = std::clamp((inspector_room / inspector_want - spacing) / ImGui::GetTextLineHeight(), 0.5f, 1.0f);
+    // Smaller text wraps into fewer lines, so the scale is the largest whose own wrapping fits:
+    // scaling the full-size line count down left 2x text at 0.5x (about 13 px on 1280x720) in
+    // a box half empty once the shorter lines had unwrapped.
+    const float spacing = ImGui::GetStyle().ItemSpacing.y, line_h = ImGui::GetTextLineHeight();
+    for (inspector_scale = 0.95f; inspector_scale > 0.5f; inspector_scale -= 0.05f) {
+      const int lines = inspector_lines(session, gpu_view.selection, selected_core, inspector_text_w / inspector_scale);
+      inspector_want_h = lines * (line_h * inspector_scale + spacing);
+      if (inspector_want_h <= inspector_room) break;
+    }
+    inspector_scale = std::max(inspector_scale, 0.5f);
   }
   // The hint to click a lane gives way to the cores' cards: at 1.5x text on 1280x720 it left the
   // two cards a sliver each, too thin for their names.
@@ -254,6 +261,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   };
   chip_rect = cpu_rect = matrix_rect = Rect{};
   cpu_shown = {};
+  inspector_text_scale = 0;
   if (show.gpu) {
     chip_rect = rect_here(ImVec2(avail.x - side_w - (side ? 8 : 0), main_h));
     gpu_view.draw(session, ImVec2(chip_rect.w, main_h), dt);
@@ -286,6 +294,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     if (inspector) {
       ImGui::BeginChild("inspector", ImVec2(side_w, inspector_h), true);
       ImGui::SetWindowFontScale(inspector_scale);  // window state: set on every frame, 1 included
+      inspector_text_scale = inspector_scale;
       draw_inspector(session, gpu_view.selection, selected_core);
       ImGui::EndChild();
     }

@@ -37,8 +37,8 @@ struct Frame : ws::test_support::WindowRun {
   }
 };
 
-Frame render(const std::string& name, const std::string& args) {
-  Frame f{ws::test_support::run_window(name, "--frames 3 --window 1600x900 --no-run --print-state " + args)};
+Frame render(const std::string& name, const std::string& args, const std::string& window = "1600x900") {
+  Frame f{ws::test_support::run_window(name, "--frames 3 --window " + window + " --no-run --print-state " + args)};
   EXPECT_EQ(f.exit_code, 0) << f.output;
   return f;
 }
@@ -330,6 +330,39 @@ TEST_F(GuiSim, AZoomedWarpStartsAtItsSmAndItsLaneNumbersRead) {
   ASSERT_FALSE(sm.state.is_discarded());
   EXPECT_GE(sm.state["picture"]["chip_view_left_lane"].get<double>(), -6.0);
   EXPECT_GE(sm.state["picture"]["chip_view_top_row"].get<double>(), -6.0);
+}
+
+// The lesson's warp step at 1080 lines has a wide margin left of SM 0: the warps' and blocks'
+// names go there, on two lines, and every lane of every row keeps its number. They were drawn
+// over lanes 0-4, whose numbers were left out (27 of 32 a row). Where the margin holds only
+// "warp N" (no lesson, 1080 lines), the block goes over the first lanes, named still.
+TEST_F(GuiSim, AZoomedWarpNamesItsRowsBesideThemAndNumbersEveryLane) {
+  const auto step = render("sim_warp_step", "--lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.en.toml --step 4",
+                           "1920x1080");
+  ASSERT_FALSE(step.state.is_discarded());
+  const int numbers = step.state["picture"]["labels_over_lanes"].get<int>();
+  EXPECT_GE(numbers, 8 * 32);
+  EXPECT_EQ(numbers % 32, 0) << "a row with some of its lanes unnumbered";
+  EXPECT_GE(step.state["picture"]["labels_on_background"].get<int>(), 2 * 8) << "eight warps and their blocks";
+  const auto plain = render("sim_warp_margin", "--size 64 --preset h100 --cycle 40 --zoom warp:0:0", "1920x1080");
+  ASSERT_FALSE(plain.state.is_discarded());
+  EXPECT_GE(plain.state["picture"]["labels_on_background"].get<int>(), 20) << "the warps' names beside them";
+  EXPECT_GE(plain.state["picture"]["labels_over_lanes"].get<int>(), 8) << "the eight resident warps' block";
+}
+
+// The inspector's text shrinks only as far as its box needs. It was scaled by the line count it
+// had at full size, though smaller text wraps into fewer lines: 64 % at 2x on 1080 lines in a
+// box a third empty, now 75 %.
+TEST_F(GuiSim, TheInspectorShrinksItsTextOnlyAsFarAsItsBoxNeeds) {
+  const std::string step = "--lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.en.toml --step 4";
+  const auto big = render("sim_inspector_2x", step + " --ui-scale 2", "1920x1080");
+  ASSERT_FALSE(big.state.is_discarded());
+  EXPECT_GE(big.state["picture"]["inspector_text_pct"].get<int>(), 70);
+  EXPECT_LT(big.state["picture"]["inspector_text_pct"].get<int>(), 100) << "the box is short at 2x: the check is moot";
+  EXPECT_EQ(big.state["clipped_text"]["count"], 0);
+  const auto normal = render("sim_inspector_1x", step, "1920x1080");
+  ASSERT_FALSE(normal.state.is_discarded());
+  EXPECT_EQ(normal.state["picture"]["inspector_text_pct"].get<int>(), 100);
 }
 
 // A projector washes out the difference between a text and its background: every text colour of

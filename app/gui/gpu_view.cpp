@@ -280,7 +280,7 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
       const int s1 = std::min(layout_.cells_y - 1, static_cast<int>(std::ceil(view_.origin_y + size.y / sc - wy)));
       for (int slot = s0; slot <= s1; ++slot) {
         const auto info = s.warp_info(sm, slot);
-        ImVec2 p = to_screen(wx, wy + slot);
+        const ImVec2 p = to_screen(wx, wy + slot);
         const std::string warp_text = TF("label.warp", slot);
         const std::string block_text =
             info.block_x >= 0 ? TF("label.block", fmt::format("({},{})", info.block_x, info.block_y)) : "";

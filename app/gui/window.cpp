@@ -701,6 +701,10 @@ int run_gui(const GuiOptions& options) {
         }
         export_frames = 0;
         export_settled_frames = 0;
+        // The PNG is this frame shown. Without this a step written within its settling frames
+        // left them counted, and the next step's first, unsettled frame passed the cap on held
+        // frames: the whole export's frames_cut named a scroll bar no picture had.
+        frames_held = 0;
         step_frames_cut = 0;
         step_first_cut = nullptr;
         if (++export_step >= player.step_count()) {

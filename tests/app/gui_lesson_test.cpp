@@ -119,11 +119,12 @@ TEST_F(GuiLesson, EveryBuiltInStepRendersInBothLanguages) {
       // And not on any frame before it either, from the step's third on: a lecture shows them all
       // while the step's runs finish (a layout one frame late cut the clock when the simulation
       // ended, on whichever frame that happened to be).
-      // (The window's own state line at exit counts the whole run, the steps' first frames too.)
-      if (!step.contains("lesson_steps")) {
-        EXPECT_EQ(step["frames_cut"]["count"], 0) << lang << " step " << step["lesson_step"] << ": "
-                                                  << step["frames_cut"]["first"].dump();
-      }
+      // The window's own state line at exit counts the whole run, the steps' first frames too:
+      // those are held while they settle. (A step written within its settling frames left them
+      // counted, and the next step's first frame passed the cap on held frames with a scroll bar.)
+      EXPECT_EQ(step["frames_cut"]["count"], 0) << lang << " step " << step["lesson_step"]
+                                                << (step.contains("lesson_steps") ? " (the whole run)" : "") << ": "
+                                                << step["frames_cut"]["first"].dump();
       // Korean done right: no interface text left in English on any step (korean_text.hpp).
       if (std::string(lang) == "ko") {
         const auto english = ws::test_support::english_texts(step["clipped_text"]);

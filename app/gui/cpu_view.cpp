@@ -49,6 +49,20 @@ double model_gflops(const sim::CpuPreset& cpu, const kernels::Shape& s) {
 
 std::string gflops_text(double g) { return fmt::format("{:.{}f}", g, g < 10 ? 2 : 1); }
 
+
+// A smart part named in as many words as fit its box; a first word longer than the box is cut
+// after one of its hyphens ("out-of-…"), where English breaks such a word anyway. With no room
+// even for that it is "": the part is left out. It was drawn as an empty box on eight narrow
+// cards ("out-of-order window" at 1080 lines): a frame with nothing in it reads as a missing part.
+std::string part_in_room(const std::string& part, float max_w) {
+  if (auto fitted = fit_whole_words(part, max_w); !fitted.empty()) return fitted;
+  const std::string first = part.substr(0, part.find(' '));
+  for (auto cut = first.rfind('-'); cut != std::string::npos && cut > 0; cut = first.rfind('-', cut - 1)) {
+    const std::string candidate = first.substr(0, cut + 1) + "\xE2\x80\xA6";
+    if (ImGui::CalcTextSize(candidate.c_str()).x <= max_w) return candidate;
+  }
+  return "";
+}
 }  // namespace
 
 void note_real_cpu_result(const kernels::JobResult& r) {
@@ -124,13 +138,20 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
   // cards come first: where all lines would leave them less than a name and a line each (a short
   // panel, large text), the note on how many cores are shown gives way, then the model's figure
   // (in fewer words first); the label that says these cores are simulated always stays.
-  const std::string label = TF("label.simulated", cpu_display_name(cpu));
+  // The label names the cores' model; where that leaves the cards less than a name and a line
+  // (2x text on 720 lines: "simulated: This machine: Intel Xeon Processor" took three lines and
+  // left the cards a sliver), it says only whose cores these are: the real-run panel names the
+  // model, and a named preset keeps its short name.
+  const std::string label_whole = TF("label.simulated", cpu_display_name(cpu));
+  const std::string label_brief =
+      TF("label.simulated", cpu.id == "this-machine" ? std::string(T("label.this_machine")) : cpu.sentence_name());
   const std::string shown_note =
       cpu.cores == 1 ? std::string(T("cpu.core_shown_one")) : TF("cpu.cores_shown", cores, cpu.cores);
   const std::string model_whole = model_vs_measured_line(cpu, ui_language());
   const std::string model_brief = model_vs_measured_line(cpu, ui_language(), true);
   const float width = size.x;  // the child has no padding
   const auto wrapped_h = [&](const std::string& t) { return wrapped_height(t, width); };
+  const std::string& label = size.y - wrapped_h(label_whole) >= cards_min_height(rows) ? label_whole : label_brief;
   const float room = size.y - wrapped_h(label);
   // The model's line whole where the cards keep room for their cell over two lines, else in
   // fewer words; where neither does, the one that leaves the cards a name and a line.
@@ -249,8 +270,14 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
       for (const auto& part : parts) wrapped_h += wrap_whole_words(part, box_w - 24).size() * line + 5;
       const bool wrap_parts = y + wrapped_h + 7 * (line + 1) + 10 <= bottom;
       for (const auto& part : parts) {
-        const auto lines = wrap_parts ? wrap_whole_words(part, box_w - 24)
-                                      : std::vector<std::string>{fit_whole_words(part, box_w - 24)};
+        auto lines = wrap_parts ? wrap_whole_words(part, box_w - 24) : std::vector<std::string>{};
+        // Wrapping leaves out a word wider than the box ("window" alone for "out-of-order window").
+        std::string rejoined;
+        for (const auto& l : lines) rejoined += (rejoined.empty() ? "" : " ") + l;
+        if (rejoined != part) lines = {part_in_room(part, box_w - 24)};
+        std::erase(lines, std::string());
+        if (lines.empty()) continue;
+        if (shown && card_visible) ++shown->parts_named;
         const float h = lines.size() * line;
         if (y + h + 2 > bottom) break;
         dl->AddRect(ImVec2(a.x + 8, y), ImVec2(b.x - 8, y + h + 2), dim, 3);

@@ -341,6 +341,18 @@ TEST_F(GuiProjector, BigCoreCardsDrawTheirTextLarger) {
   }
 }
 
+// Eight narrow cards (the lesson's "thousands of cores" step at 1080 lines) drew the out-of-order
+// window as an empty box: "out-of-order" alone was wider than the box, and a part is named in
+// whole words. Every part drawn now says which it is, cut after a hyphen where it must.
+TEST_F(GuiProjector, EveryCorePartDrawnIsNamed) {
+  const std::string step = " --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.en.toml --step 22";
+  for (const char* window : {"--window 1920x1080", "--window 1280x720"}) {
+    const auto s = state_of(window + step);
+    EXPECT_EQ(s["picture"]["cpu_cards_visible"], 8) << window;
+    EXPECT_EQ(s["picture"]["cpu_parts_named"], 4 * 8) << window;
+  }
+}
+
 // The check itself must be able to fail: a window far too small for 3x text cuts something. The
 // monitor's scale, unlike the user's, is drawn whatever the window holds.
 TEST_F(GuiProjector, TheClipCheckFindsTextThatIsCut) {

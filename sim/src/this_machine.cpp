@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <mutex>
 #include <optional>
@@ -173,6 +174,16 @@ std::mutex& simd_mutex() {
 std::optional<SimdFacts>& provided_simd() {
   static std::optional<SimdFacts> facts;
   return facts;
+}
+
+// "Intel(R) Xeon(R) Processor" as a sentence names it: the marks add a line to the cores'
+// panel at 2x text (three lines for the label on 1600x900), which cost the cards their cell line.
+// The real-run panel keeps the model name verbatim (kernels/ reads it there).
+std::string without_trademark_marks(std::string name) {
+  for (const char* mark : {"(R)", "(r)", "(TM)", "(tm)"})
+    for (auto at = name.find(mark); at != std::string::npos; at = name.find(mark, at)) name.erase(at, std::strlen(mark));
+  for (auto at = name.find("  "); at != std::string::npos; at = name.find("  ", at)) name.erase(at, 1);
+  return name;
 }
 
 }  // namespace
@@ -363,6 +374,7 @@ CpuPreset cpu_preset_from(const MachineFacts& f) {
   p.threads = hw;
   p.cores = physical_cores.empty() ? hw : std::min<int>(hw, static_cast<int>(physical_cores.size()));
   if (p.name.empty()) p.name = "this machine";
+  p.name = without_trademark_marks(p.name);
   p.short_name = p.name;  // a sentence says "AMD EPYC 7B13 64-Core Processor", not "This machine: ..."
   p.name = "This machine: " + p.name;
   p.microarchitecture = "unknown";

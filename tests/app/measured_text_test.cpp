@@ -59,7 +59,8 @@ TEST(MeasuredText, OpenBlasCoreWordedInEitherLanguage) {
   EXPECT_EQ(app::openblas_core_words(plain, Language::en), "OpenBLAS core: Zen");
   EXPECT_EQ(app::openblas_core_words(user, Language::en), "OpenBLAS core: Haswell (OPENBLAS_CORETYPE=Haswell set by the user)");
   EXPECT_EQ(app::openblas_core_words(user, Language::ko), "OpenBLAS 코어: Haswell (사용자 설정: OPENBLAS_CORETYPE=Haswell)");
-  EXPECT_EQ(app::openblas_core_words(corrected, Language::ko), "OpenBLAS 코어: SkylakeX (OpenBLAS가 스스로 감지한 코어는 Prescott)");
+  EXPECT_EQ(app::openblas_core_words(corrected, Language::ko), "OpenBLAS 코어: SkylakeX (OpenBLAS의 추정은 Prescott)");
+  EXPECT_EQ(app::openblas_core_words(corrected, Language::en), "OpenBLAS core: SkylakeX (OpenBLAS guessed Prescott)");
   EXPECT_EQ(app::openblas_core_words(ignored, Language::ko),
             "OpenBLAS 코어: Prescott (OpenBLAS가 따르지 않은 설정: OPENBLAS_CORETYPE=SkylakeX)");
 

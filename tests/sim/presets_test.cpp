@@ -455,6 +455,9 @@ TEST(SimPresets, ThisMachineOnTheProjectsXeon) {
   f.probe.stride_walk_ns = 16.0 / 3.0;         // 16 cycles
   f.probe.one_set_ns = f.probe.stride_walk_ns / 1.2;
   const CpuPreset p = cpu_preset_from(f);
+  // Named as a sentence would: without the trademark marks that cost the cores' panel a line.
+  EXPECT_EQ(p.short_name, "Intel Xeon Platinum 8581C CPU @ 2.10GHz");
+  EXPECT_EQ(p.name, "This machine: Intel Xeon Platinum 8581C CPU @ 2.10GHz");
   EXPECT_EQ(p.fma_latency, 2);
   EXPECT_EQ(p.l3_latency, 105);
   const double g512 = predict_cpu_naive(p, 512, 512, 512).gflops;

@@ -49,7 +49,6 @@ double model_gflops(const sim::CpuPreset& cpu, const kernels::Shape& s) {
 
 std::string gflops_text(double g) { return fmt::format("{:.{}f}", g, g < 10 ? 2 : 1); }
 
-
 // A smart part named in as many words as fit its box; a first word longer than the box is cut
 // after one of its hyphens ("out-of-…"), where English breaks such a word anyway. With no room
 // even for that it is "": the part is left out. It was drawn as an empty box on eight narrow
@@ -277,9 +276,9 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
         if (rejoined != part) lines = {part_in_room(part, box_w - 24)};
         std::erase(lines, std::string());
         if (lines.empty()) continue;
-        if (shown && card_visible) ++shown->parts_named;
         const float h = lines.size() * line;
         if (y + h + 2 > bottom) break;
+        if (shown && card_visible) ++shown->parts_named;
         dl->AddRect(ImVec2(a.x + 8, y), ImVec2(b.x - 8, y + h + 2), dim, 3);
         for (std::size_t i = 0; i < lines.size(); ++i)
           dl->AddText(ImVec2(a.x + 12, y + 1 + i * line), dim, lines[i].c_str());

@@ -231,8 +231,8 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   float inspector_scale = 1;
   if (inspector && inspector_want_h > inspector_room) {
     // Smaller text wraps into fewer lines, so the scale is the largest whose own wrapping fits:
-    // scaling the full-size line count down left 2x text at 0.5x (about 13 px on 1280x720) in
-    // a box half empty once the shorter lines had unwrapped.
+    // scaling by the full-size line count left 2x text at 64 % on 1080 lines (75 % now) in a box
+    // a third empty once the shorter lines had unwrapped.
     const float spacing = ImGui::GetStyle().ItemSpacing.y, line_h = ImGui::GetTextLineHeight();
     for (inspector_scale = 0.95f; inspector_scale > 0.5f; inspector_scale -= 0.05f) {
       const int lines = inspector_lines(session, gpu_view.selection, selected_core, inspector_text_w / inspector_scale);

@@ -8,10 +8,14 @@ namespace ws::app {
 DefaultGpuKernel choose_default_gpu_kernel(const std::optional<std::string>& cuda_unavailable,
                                            const std::optional<std::string>& gl_unavailable, bool gl_software,
                                            const std::string& gl_renderer) {
+  const auto runs = [](const char* kernel) {
+    DefaultGpuKernel d;
+    d.kernel = kernel;
+    return d;
+  };
+  if (!cuda_unavailable) return runs("cublas");
+  if (!gl_unavailable && !gl_software) return runs("gl-regblock");
   DefaultGpuKernel d;
-  if (!cuda_unavailable) d.kernel = "cublas";
-  else if (!gl_unavailable && !gl_software) d.kernel = "gl-regblock";
-  if (!d.kernel.empty()) return d;
   d.cuda_why = *cuda_unavailable;
   if (gl_unavailable) d.gl_why = *gl_unavailable;
   else d.gl_software_renderer = gl_renderer;

@@ -271,9 +271,7 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
       for (const auto& part : parts) {
         auto lines = wrap_parts ? wrap_whole_words(part, box_w - 24) : std::vector<std::string>{};
         // Wrapping leaves out a word wider than the box ("window" alone for "out-of-order window").
-        std::string rejoined;
-        for (const auto& l : lines) rejoined += (rejoined.empty() ? "" : " ") + l;
-        if (rejoined != part) lines = {part_in_room(part, box_w - 24)};
+        if (!keeps_every_word(lines, part)) lines = {part_in_room(part, box_w - 24)};
         std::erase(lines, std::string());
         if (lines.empty()) continue;
         const float h = lines.size() * line;
@@ -300,9 +298,7 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
     // A sentence wrapped between its words, none left out.
     const auto fits_whole = [&](const std::string& t) {
       const auto lines = wrap_whole_words(t, box_w - 16);
-      std::size_t chars = 0;  // a word wider than the card is left out of the lines: not whole
-      for (const auto& l : lines) chars += l.size() + 1;
-      return !lines.empty() && chars == t.size() + 1 && fits_lines(lines, 1);
+      return keeps_every_word(lines, t) && fits_lines(lines, 1);
     };
     const auto first_whole = [&](const auto& forms) -> int {
       for (int i = 0; i < static_cast<int>(std::size(forms)); ++i)

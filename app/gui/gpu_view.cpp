@@ -293,24 +293,26 @@ void GpuView::draw_labels(const sim::Simulation& s, ImVec2 origin, ImVec2 size) 
         const float room = p.x - (c == 0 ? origin.x : to_screen(wx - layout_.gap, 0).x) - 6;
         const auto width = [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; };
         const std::string one_line = block_text.empty() ? warp_text : warp_text + "  " + block_text;
+        const float one_line_w = width(one_line), warp_w = width(warp_text), block_w = width(block_text);
         const float middle = p.y + (sc - line_h) / 2;
         std::string over_lanes;
-        if (width(one_line) <= room) {
-          label(ImVec2(p.x - width(one_line) - 4, middle), one_line, true);
-        } else if (!block_text.empty() && sc >= 2 * line_h && std::max(width(warp_text), width(block_text)) <= room) {
+        float over_lanes_w = 0;
+        if (one_line_w <= room) {
+          label(ImVec2(p.x - one_line_w - 4, middle), one_line, true);
+        } else if (!block_text.empty() && sc >= 2 * line_h && std::max(warp_w, block_w) <= room) {
           const float top = p.y + (sc - 2 * line_h) / 2;
-          label(ImVec2(p.x - width(warp_text) - 4, top), warp_text, true);
-          label(ImVec2(p.x - width(block_text) - 4, top + line_h), block_text, true);
-        } else if (width(warp_text) <= room) {
-          label(ImVec2(p.x - width(warp_text) - 4, middle), warp_text, true);
-          over_lanes = block_text;
+          label(ImVec2(p.x - warp_w - 4, top), warp_text, true);
+          label(ImVec2(p.x - block_w - 4, top + line_h), block_text, true);
+        } else if (warp_w <= room) {
+          label(ImVec2(p.x - warp_w - 4, middle), warp_text, true);
+          over_lanes = block_text, over_lanes_w = block_w;
         } else {
-          over_lanes = one_line;
+          over_lanes = one_line, over_lanes_w = one_line_w;
         }
         float label_right = 0.0f;
         if (!over_lanes.empty()) {
           label(ImVec2(p.x + 2, middle), over_lanes, false, lane_state(sm, slot, 0));
-          label_right = p.x + 2 + width(over_lanes) + 2;
+          label_right = p.x + 2 + over_lanes_w + 2;
         }
         // Beside a label over the lanes the numbers take the row's lower part, so the row must
         // be taller; alone they sit in its middle.

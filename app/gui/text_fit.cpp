@@ -80,6 +80,12 @@ std::vector<std::string> wrap_whole_words(const std::string& text, float max_w) 
   return lines;
 }
 
+bool keeps_every_word(const std::vector<std::string>& lines, const std::string& text) {
+  std::size_t chars = 0;  // each line and the space that followed it
+  for (const auto& l : lines) chars += l.size() + 1;
+  return !lines.empty() && chars == text.size() + 1;
+}
+
 std::string break_at_spaces(const std::string& text, float max_w) {
   std::string out;
   std::size_t para = 0;

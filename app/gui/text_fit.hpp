@@ -18,6 +18,8 @@ std::string fit_whole_words(const std::string& text, float max_w);
 // `text` broken into lines of whole words no wider than `max_w`; a single word wider than that is
 // left out (it could only be shown cut).
 std::vector<std::string> wrap_whole_words(const std::string& text, float max_w);
+// Whether `lines` (wrap_whole_words of `text`) hold every word of it: none was too wide to keep.
+bool keeps_every_word(const std::vector<std::string>& lines, const std::string& text);
 
 // Whether a line must not break between `word` and `next`: a figure and the word or "%" after it
 // ("3.18 GFLOP/s", "1 thread", "51.5 %"). The panels' wrapping and the captions' both ask this.

@@ -53,6 +53,9 @@ nlohmann::json picture_counts(const SimulationPanel& sim, const RealRunView& rea
     // The chip's row (in lanes' heights, 0 = the first SM row's first warp) at the view's top edge.
     c["chip_view_top_row"] = sim.gpu_view.view().origin_y;
     c["chip_view_left_lane"] = sim.gpu_view.view().origin_x;  // the same across, in lanes' widths
+    // How tall one SM (all its warp slots) is drawn, in pixels: what a back row sees of the chip.
+    c["chip_sm_px"] = static_cast<int>(std::lround(sim.gpu_view.view().scale * sim.gpu_view.layout().cells_y));
+    c["sim_note_text_pct"] = static_cast<int>(std::lround(sim.note_text_scale * 100));
   }
   const sim::Simulation* s = sim.session.simulation();
   if (!s) return c;

@@ -187,24 +187,40 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     case ModelNote::other: note += TF("sim.other_model", real.gpu_kernel, sim::to_string(controls.kernel)); break;
     case ModelNote::none: break;
   }
-  wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), note);  // at the panel's edge, not off it
   // The timeline's room: its text lines and its buttons' rows measured for this frame (the lines
   // change as the run goes on, the rows with the width), plus the rest (separator, spacing) as it
   // was last drawn; before it ever was, an estimate of the rest that errs tall.
   // Where the chip is drawn its place says why nothing was simulated: the timeline would say it again.
+  const float text_w = ImGui::GetContentRegionAvail().x;
   TimelineText timeline = show.timeline ? timeline_text(session, !show.gpu) : TimelineText{};
-  const float timeline_text_h = show.timeline ? timeline_text_height(timeline, ImGui::GetContentRegionAvail().x) : 0;
-  const float timeline_controls_h = show.timeline && !clean && timeline.simulated
-                                        ? timeline_controls_height(session, ImGui::GetContentRegionAvail().x)
-                                        : 0;
+  const float timeline_text_h = show.timeline ? timeline_text_height(timeline, text_w) : 0;
+  const float timeline_controls_h =
+      show.timeline && !clean && timeline.simulated ? timeline_controls_height(session, text_w) : 0;
   const float timeline_rest_estimate = ImGui::GetStyle().ItemSpacing.y * 2 + 2;
   const float timeline_h =
       show.timeline ? timeline_text_h + timeline_controls_h + timeline_rest_h.value_or(timeline_rest_estimate) : 0;
+  const float min_chip_h = ImGui::GetTextLineHeightWithSpacing() * 5;
+  // The note is the panel's one secondary line: where the chip would get less than its minimum (2x
+  // text on 720 lines left a generation step's chip 40 px under a two-line note), it is drawn
+  // smaller, at the largest size that keeps it to one line, down to 60 %. Those 44 px doubled the
+  // SMs' size there.
+  note_text_scale = 1;
+  if (show.gpu) {
+    const float spacing = ImGui::GetStyle().ItemSpacing.y;
+    const float above = ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y;
+    const float note_h = wrapped_text_size(note, text_w).y + spacing;
+    if (size.y - above - note_h - timeline_h < min_chip_h) {
+      const float one_line_w = ImGui::CalcTextSize(note.c_str()).x;
+      note_text_scale = std::clamp(std::floor(text_w / one_line_w * 20.0f) / 20.0f, 0.6f, 1.0f);
+    }
+  }
+  ImGui::SetWindowFontScale(note_text_scale);
+  wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), note);  // at the panel's edge, not off it
+  ImGui::SetWindowFontScale(1);
   // The chip comes before its legend: where both do not fit (a small window with large text),
   // the legend gives way rather than leave the animation a strip or push text out of the panel.
   const bool tensor = sim::uses_tensor_cores(controls.kernel);
   const float room_below = size.y - (ImGui::GetCursorPosY() - ImGui::GetCursorStartPos().y) - timeline_h;
-  const float min_chip_h = ImGui::GetTextLineHeightWithSpacing() * 5;
   // The legend names the chip's lane colours: with no chip it would only take the cores' room.
   // With nothing simulated (being built, or refused) there is no chip for it to name either.
   const bool simulated = session.simulation() != nullptr;

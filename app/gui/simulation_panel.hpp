@@ -38,6 +38,7 @@ struct SimulationPanel {
   struct Rect { float x = 0, y = 0, w = 0, h = 0; };
   Rect chip_rect, cpu_rect, matrix_rect;
   bool legend_shown = true;  // false where the chip needed the legend's room, or no chip is drawn
+  float note_text_scale = 1;  // the note above the chip against the panel's text size, as drawn last
   float inspector_text_scale = 0;  // the inspector's text size against the panel's; 0 when not drawn
   CpuViewShown cpu_shown;      // what the CPU cores' cards showed (draw_cpu_view), zeros when not drawn
   ScrubBarLayout scrub;  // the timeline's scrub bar, as drawn last frame

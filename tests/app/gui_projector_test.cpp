@@ -321,6 +321,25 @@ TEST_F(GuiProjector, TheCoresCardsShowTheirCellAndItsKWhole) {
   }
 }
 
+// A generation step at 2x text on 720 lines: the note over the chip took two lines and left the
+// A100's 108 SMs a 40 px strip (one SM 21 px tall). The note is drawn smaller there, on one line,
+// and the chip gets that line; with room (1080 lines) the note keeps the panel's text size.
+TEST_F(GuiProjector, ACrampedChipTakesTheNotesSecondLine) {
+  for (const char* lang : {"en", "ko"}) {
+    const std::string step = "--lesson " + lessons + "/gpu-story." + lang + ".toml --step 18 ";
+    const auto cramped = state_of(step + "--window 1280x720 --ui-scale 2");
+    // The Korean note is shorter and fits one line at full size: it stays so.
+    if (std::string(lang) == "en") EXPECT_LT(cramped["picture"]["sim_note_text_pct"], 100);
+    else EXPECT_EQ(cramped["picture"]["sim_note_text_pct"], 100);
+    EXPECT_GE(cramped["picture"]["sim_note_text_pct"], 60) << lang;
+    EXPECT_GE(cramped["picture"]["chip_sm_px"], 25) << lang;
+    EXPECT_EQ(cramped["clipped_text"]["count"], 0) << lang << "\n" << clipped_list(cramped["clipped_text"]);
+    const auto roomy = state_of(step + "--window 1920x1080 --ui-scale 2");
+    EXPECT_EQ(roomy["picture"]["sim_note_text_pct"], 100) << lang;
+    EXPECT_GE(roomy["picture"]["chip_sm_px"], cramped["picture"]["chip_sm_px"]) << lang;
+  }
+}
+
 // The first lesson step gives two cores the panel's height: their parts were drawn at the UI's
 // text size in the top fifth of 750-pixel cards. Big cards draw their text larger (in the
 // caption's font), every figure still whole; cards without the room keep the UI's size.

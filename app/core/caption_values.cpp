@@ -370,6 +370,14 @@ const std::unordered_map<std::string_view, Lookup>& table() {
          if (!(occ > 0)) return std::nullopt;
          return format_percent(occ * 100);
        }},
+      {"sim.issue_slot_pct", [](const CaptionContext& c) -> Value {
+         // Over the whole run: how often a scheduler found a warp ready to issue. The share of
+         // warps issuing at one cycle (sim.issue_pct) cannot say it: at most one in 16 does.
+         if (!c.sim) return std::nullopt;
+         const double use = c.sim->summary().issue_slot_use;
+         if (!(use > 0)) return std::nullopt;
+         return format_percent(use * 100);
+       }},
       {"sim.cycle", [](const CaptionContext& c) -> Value {
          return c.sim ? Value(group_digits(c.sim->cycle())) : std::nullopt;
        }},

@@ -18,7 +18,7 @@ const std::vector<std::string_view>& known_caption_keys() {
         // The simulation at the current state.
         "sim.m", "sim.n", "sim.k", "sim.cells", "sim.block_size", "sim.threads_per_block",
         "sim.blocks", "sim.warps", "sim.blocks_per_sm", "sim.waves", "sim.wave_count", "sim.last_wave_pct",
-        "sim.occupancy_pct",
+        "sim.occupancy_pct", "sim.issue_slot_pct",
         "sim.cycle", "sim.cycles", "sim.gpu_time_ms", "sim.cpu_time_ms", "sim.speedup",
         "sim.cpu_progress_pct", "sim.issue_pct", "sim.stall_memory_pct", "sim.stall_barrier_pct",
         "sim.dram_traffic", "sim.global_loads", "sim.l1_hit_pct", "sim.l2_hit_pct", "sim.naive_time_ms", "sim.tiled_time_ms", "sim.tiled_speedup",

@@ -248,6 +248,9 @@ TEST_F(CaptionValues, SimValuesMatchTheSimulation) {
   EXPECT_EQ(value("sim.last_wave_pct"),
             ws::app::format_percent(100.0 * 16 / (132.0 * s.occupancy.active_blocks_per_sm)));
   EXPECT_EQ(value("sim.occupancy_pct"), ws::app::format_percent(s.achieved_occupancy * 100));
+  ASSERT_GT(s.issue_slot_use, 0.0);
+  ASSERT_LT(s.issue_slot_use, 1.0);
+  EXPECT_EQ(value("sim.issue_slot_pct"), ws::app::format_percent(s.issue_slot_use * 100));
   EXPECT_EQ(value("sim.cycle"), ws::app::group_digits(tiled_->cycle()));
   EXPECT_EQ(value("sim.cycles"), ws::app::group_digits(tiled_->total_cycles()));
   EXPECT_EQ(value("sim.gpu_time_ms"), ws::app::format_sig3(s.time_ms));

@@ -202,8 +202,8 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   const float min_chip_h = ImGui::GetTextLineHeightWithSpacing() * 5;
   // The note is the panel's one secondary line: where the chip would get less than its minimum (2x
   // text on 720 lines left a generation step's chip 40 px under a two-line note), it is drawn
-  // smaller, at the largest size that keeps it to one line, down to 60 %. Those 44 px doubled the
-  // SMs' size there.
+  // smaller, at the largest size that keeps it to one line, down to 60 %. Those 44 px made the
+  // A100's SMs two rows of 27 px there instead of one of 21.
   note_text_scale = 1;
   if (show.gpu) {
     const float spacing = ImGui::GetStyle().ItemSpacing.y;

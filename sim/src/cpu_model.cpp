@@ -14,8 +14,9 @@
 // - l1_fills_per_set: the L1d is indexed by address bits 6-11, so a column of B whose rows are
 //   2 KB apart falls into 2 of its sets and one 4 KB apart into a single set. Misses into one set
 //   are served a few at a time, not miss_overlap at a time: each holds one of the set's
-//   l1_fills_per_set slots for its whole load-to-use latency, and the next miss into that set
-//   starts when a slot is free. A step's add waits for its own misses.
+//   l1_fills_per_set slots for its whole load-to-use latency (for B's walk, the walk's measured
+//   latency, against which the fills were measured), and the next miss into that set starts when
+//   a slot is free. A step's add waits for its own misses.
 // - stride_walk_latency: B's column walk is one load with a constant stride; the stride
 //   prefetcher follows it across pages and brings each next line close ahead of the load, so a
 //   miss of the walk costs at most the latency measured for such a walk, whichever level the
@@ -132,10 +133,15 @@ void CpuModel::step(int core) {
     const Load l = access(core, addr, stride_walk);
     miss += l.extra;
     if (l.extra > 0 && !st_.set_free.empty()) {
-      // One of the set's fill slots, held for the whole load-to-use latency.
+      // One of the set's fill slots, held for the whole load-to-use latency. For the column walk
+      // that is the walk's measured latency, whichever level served the line: the fills per set
+      // were measured against it (chase / independent loads), so the interval between misses is
+      // the probe's. Charged the level's own latency, a column in an L2 faster than the walk
+      // (512³ on a 2 MB-L2 Xeon whose 4 MB chase runs to L3) let misses come 4x too often.
+      const double held = stride_walk && cpu_.stride_walk_latency > 0 ? cpu_.stride_walk_latency : l.latency;
       double& free_at = st_.set_free[core][l1_set(addr)];
       const double start = std::max(free_at, issue);
-      free_at = start + l.latency / fills_per_set_;
+      free_at = start + held / fills_per_set_;
       ready = std::max(ready, start + l.extra);
     }
   };

@@ -464,6 +464,7 @@ TEST(SimPresets, ThisMachineOnTheProjectsXeon) {
   EXPECT_EQ(p.short_name, "Intel Xeon Platinum 8581C CPU @ 2.10GHz");
   EXPECT_EQ(p.name, "This machine: Intel Xeon Platinum 8581C CPU @ 2.10GHz");
   EXPECT_EQ(p.fma_latency, 2);
+  EXPECT_EQ(p.l3_latency, 105);
   const double g512 = predict_cpu_naive(p, 512, 512, 512).gflops;
   const double g1024 = predict_cpu_naive(p, 1024, 1024, 1024).gflops;
   std::printf("Xeon model 207 (its probes): 512^3 %.3f GFLOP/s, 1024^3 %.3f GFLOP/s\n", g512, g1024);

@@ -6,7 +6,9 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <span>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -102,6 +104,16 @@ float cards_layout_height(int rows) {
   return rows * (3 * ImGui::GetTextLineHeight() + 19) + kCardGap * (rows - 1);
 }
 
+// The smallest the parts are drawn, against the text: at 2x text still larger than 1x.
+constexpr float kSmallestPartScale = 0.65f;
+
+// A card short of room names its four parts smaller and before its cell, in this height: its
+// name, the parts at their smallest, one line each, and its bar.
+float card_parts_height() {
+  const float line = ImGui::GetTextLineHeight();
+  return 4 + line + 1 + 4 * (kSmallestPartScale * line + 5) + 2 + 8;
+}
+
 // The height a line above the cards takes wrapped at `width`, with the spacing after it; none for
 // no line.
 float wrapped_height(const std::string& text, float width) {
@@ -119,7 +131,8 @@ float cpu_view_min_height(const SimSession& session, float width) {
          cards_layout_height(card_rows(s->cpu_core_count()));
 }
 
-int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, CpuViewShown* shown, ImFont* large_font) {
+int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, CpuViewShown* shown, ImFont* large_font,
+                  bool cores_first) {
   int clicked = -1;
   if (shown) *shown = {};
   const sim::Simulation* s = session.simulation();
@@ -153,12 +166,26 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
   const std::string& label = size.y - wrapped_h(label_whole) >= cards_min_height(rows) ? label_whole : label_brief;
   const float room = size.y - wrapped_h(label);
   // The model's line whole where the cards keep room for their cell over two lines, else in
-  // fewer words; where neither does, the one that leaves the cards a name and a line.
+  // fewer words; where neither does, the one that leaves the cards a name and a line. With the
+  // cores the subject, their parts come first: where the whole line would leave the cards no room
+  // to name them and the line in fewer words, or none, would (the first lesson step at 2x text on
+  // 720 lines, whose caption names branch prediction, out-of-order execution and caches), the
+  // line gives way. Eight cards need the room for the one up close only.
   std::string model_line;
   bool show_model = false;
+  const float parts_h = cores >= 4 ? card_parts_height() : rows * card_parts_height() + gap * (rows - 1);
+  bool model_chosen = false;
+  if (cores_first && room - wrapped_h(model_whole) < parts_h) {
+    if (!model_brief.empty() && room - wrapped_h(model_brief) >= parts_h) {
+      model_line = model_brief;
+      show_model = model_chosen = true;
+    } else if (room >= parts_h) {
+      model_chosen = true;  // no line
+    }
+  }
   for (const float cards_h : {cards_layout_height(rows), cards_min_height(rows)}) {
     for (const std::string* t : {&model_whole, &model_brief}) {
-      if (!show_model && room - wrapped_h(*t) >= cards_h) {
+      if (!model_chosen && !show_model && room - wrapped_h(*t) >= cards_h) {
         model_line = *t;
         show_model = true;
       }
@@ -182,17 +209,46 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // A window shrunk to a few pixels leaves no width: ImGui asserts on a zero-sized button.
-  const float box_w = std::max(1.0f, (avail.x - gap * (cols - 1)) / std::max(1, cols));
+  const float grid_w = std::max(1.0f, (avail.x - gap * (cols - 1)) / std::max(1, cols));
   // As tall as the room left, however little: a taller card would run out of a panel that cannot
   // scroll (the lines that do not fit are left out whole, see text() below).
-  const float box_h = std::max(1.0f, (avail.y - gap * (rows - 1)) / std::max(1, rows));
+  const float grid_h = std::max(1.0f, (avail.y - gap * (rows - 1)) / std::max(1, rows));
+  // Eight cards in a short panel (2x text: on 720 lines, and on 1080 beside a wide chip) left each
+  // a name and a bar, so no card showed what makes a core smart, the very point of the step on
+  // where a CPU's transistors go. There core 0 stands tall on the panel's left with its parts, the
+  // others small beside it: one core up close, the rest to count.
+  const float ui_line = ImGui::GetTextLineHeight();
+  // The others in as few columns as leave each row a number and a bar.
+  const int others = cores - 1;
+  const auto rows_of = [&](int columns) { return std::max(1, (others + columns - 1) / columns); };
+  const auto row_height = [&](int columns) { return (avail.y - gap * (rows_of(columns) - 1)) / rows_of(columns); };
+  int other_cols = 1;
+  while (other_cols < 4 && row_height(other_cols) < ui_line + 16) ++other_cols;
+  const int other_rows = rows_of(other_cols);
+  const float others_w = std::max((avail.x - gap) * 0.42f, other_cols * (ui_line * 1.5f + 16) + gap * (other_cols - 1));
+  const float focus_w = std::floor(avail.x - gap - others_w);
+  const bool focus = cores >= 4 && grid_h <= ui_line * 9 && avail.y >= card_parts_height() && focus_w >= ui_line * 6;
+  const float other_w = std::max(1.0f, (others_w - gap * (other_cols - 1)) / other_cols);
+  const float other_h = std::max(1.0f, (avail.y - gap * (other_rows - 1)) / std::max(1, other_rows));
+  const auto card_rect = [&](int core, ImVec2 start) -> std::pair<ImVec2, ImVec2> {
+    if (!focus) {
+      const ImVec2 a(start.x + (core % cols) * (grid_w + gap), start.y + (core / cols) * (grid_h + gap));
+      return {a, ImVec2(a.x + grid_w, a.y + grid_h)};
+    }
+    if (core == 0) return {start, ImVec2(start.x + focus_w, start.y + std::max(1.0f, avail.y))};
+    const int i = core - 1;
+    const ImVec2 a(start.x + focus_w + gap + (i % other_cols) * (other_w + gap), start.y + (i / other_cols) * (other_h + gap));
+    return {a, ImVec2(a.x + other_w, a.y + other_h)};
+  };
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const auto owners = owner_palette();
   // The smart parts, each on a line of its own inside the card where it has the room.
-  const std::string parts[] = {T("cpu.branch_predictor"), T("cpu.ooo_window"),
-                               TF("cpu.caches", cpu.l1d_kb, cpu.l2_kb, fmt::format("{:g}", cpu.l3_mb)),
-                               TF("cpu.simd_unit", cpu.simd_isa, cpu.fp32_lanes)};
+  const std::string parts[4] = {T("cpu.branch_predictor"), T("cpu.ooo_window"),
+                                TF("cpu.caches", cpu.l1d_kb, cpu.l2_kb, fmt::format("{:g}", cpu.l3_mb)),
+                                TF("cpu.simd_unit", cpu.simd_isa, cpu.fp32_lanes)};
+  const std::string parts_brief[4] = {T("cpu.branch_predictor"), T("cpu.ooo_window_brief"), T("cpu.caches_brief"),
+                                      TF("cpu.simd_unit_brief", cpu.fp32_lanes)};
   // Few cores in a tall panel (the first lesson step: two cards of about 500 x 750 px on a
   // 1080-line projector) left each card's text in its top fifth at the text size: the cards' text
   // grows, up to 1.6x, while every part and the longest cell line still fit the card's width on
@@ -204,9 +260,9 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
     float widest = ImGui::CalcTextSize((TF("cpu.cell_at", side, side) + " " + TF("cpu.cell_k_of", side, side)).c_str()).x;
     for (const auto& part : parts) widest = std::max(widest, ImGui::CalcTextSize(part.c_str()).x);
     // 4 % to spare: a larger raster's glyphs are not exactly proportional.
-    const float by_width = (box_w - 24) / std::max(1.0f, widest * 1.04f);
-    const float by_height = box_h / (15 * ImGui::GetTextLineHeight());
-    return std::clamp(std::min(by_width, by_height), 1.0f, 1.6f);
+    const float by_width = (grid_w - 24) / std::max(1.0f, widest * 1.04f);
+    const float by_height = grid_h / (15 * ImGui::GetTextLineHeight());
+    return focus ? 1.0f : std::clamp(std::min(by_width, by_height), 1.0f, 1.6f);
   }();
   if (shown) shown->card_text_scale = card_scale;
   const float ui_px = ImGui::GetFontSize();
@@ -220,8 +276,8 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
   const float line = ImGui::GetTextLineHeight();
   for (int core = 0; core < cores; ++core) {
     const auto info = s->cpu_core(core);
-    const ImVec2 a(start.x + (core % cols) * (box_w + gap), start.y + (core / cols) * (box_h + gap));
-    const ImVec2 b(a.x + box_w, a.y + box_h);
+    const auto [a, b] = card_rect(core, start);
+    const float box_w = b.x - a.x, box_h = b.y - a.y;
     // Seen: the card's top is in view (not scrolled away) and its name is drawn below.
     const bool in_view = a.y >= dl->GetClipRectMin().y - 0.5f;
     const auto& o = owners[1 + core % kOwnerColours];
@@ -261,28 +317,66 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
     const bool card_visible = in_view && y + line <= bottom - 2 && a.y + 4 + line <= b.y;
     if (shown && card_visible) ++shown->cards_visible;
     text(edge, name_fits ? name : std::to_string(core));
-    if (box_h > line * 9) {
+    // Up close: the card for core 0 beside the others, or, with the cores the subject, a card too
+    // short for its parts above its cell but tall enough for them small (the first step's two
+    // cards on 720 lines at 2x text). Beside the chip a short card keeps its cell instead.
+    const bool focus_card = (focus && core == 0) || (cores_first && !focus && card_scale == 1 &&
+                                                     box_h <= line * 9 && box_h >= card_parts_height());
+    if (box_h > line * 9 || focus_card) {
       // The parts that make a core "smart": each costs transistors a GPU lane does not have.
-      // Each part wrapped onto as many lines as it needs when the card has the room (the lines
-      // below need up to seven); else named in fewer words ("caches: L1 32…"), never half a word.
-      float wrapped_h = 0;
-      for (const auto& part : parts) wrapped_h += wrap_whole_words(part, box_w - 24).size() * line + 5;
-      const bool wrap_parts = y + wrapped_h + 7 * (line + 1) + 10 <= bottom;
-      for (const auto& part : parts) {
-        auto lines = wrap_parts ? wrap_whole_words(part, box_w - 24) : std::vector<std::string>{};
-        // Wrapping leaves out a word wider than the box ("window" alone for "out-of-order window").
-        if (!keeps_every_word(lines, part)) lines = {part_in_room(part, box_w - 24)};
+      // Named whole, wrapped onto as many lines as each needs, where the card has the room (the
+      // lines below need up to seven); else each in its short form ("caches: L1, L2, L3"), wrapped;
+      // else each on one line, cut short after whole words or a hyphen, never half a word. At
+      // 1080 lines the eight cards had read "branch…", "out-of-…", "caches: L1…".
+      // The card up close is there for its parts: they come before its cell (a line and the bar
+      // kept below them where they can), and are drawn down to 65 % of the text size where
+      // that names them whole rather than short.
+      const float below = focus_card ? line * 0.8f + 12 : 7 * (line + 1) + 10;
+      const float part_w = box_w - 24;
+      using Lines = std::vector<std::vector<std::string>>;
+      const auto wrapped = [&](const std::string (&forms)[4], float room) -> std::optional<Lines> {
+        Lines out;
+        float h = 0;
+        for (const auto& part : forms) {
+          out.push_back(wrap_whole_words(part, part_w));
+          if (!keeps_every_word(out.back(), part)) return std::nullopt;
+          h += out.back().size() * ImGui::GetTextLineHeight() + 5;
+        }
+        return y + h + room <= bottom ? std::optional<Lines>(std::move(out)) : std::nullopt;
+      };
+      std::optional<Lines> part_lines;
+      const float scales_up_close[] = {1.0f, 0.9f, 0.8f, 0.7f, kSmallestPartScale};
+      const std::span<const float> scales = focus_card ? std::span<const float>(scales_up_close) : std::span<const float>(scales_up_close, 1);
+      // Up close the parts may take the cell's line too, the bar alone kept below them.
+      for (const float room : focus_card ? std::vector<float>{below, 8.0f} : std::vector<float>{below}) {
+        for (const float scale : scales) {
+          if (part_lines) break;
+          if (focus_card) ImGui::SetWindowFontScale(scale);  // card_scale is 1 up close
+          part_lines = wrapped(parts, room);
+          if (!part_lines) part_lines = wrapped(parts_brief, room);
+        }
+      }
+      if (!part_lines) {
+        part_lines.emplace();
+        for (int i = 0; i < 4; ++i) {
+          const bool whole = ImGui::CalcTextSize(parts[i].c_str()).x <= part_w;
+          part_lines->push_back({whole ? parts[i] : part_in_room(parts_brief[i], part_w)});
+        }
+      }
+      const float part_line = ImGui::GetTextLineHeight();  // smaller up close
+      for (auto& lines : *part_lines) {
         std::erase(lines, std::string());
         if (lines.empty()) continue;
-        const float h = lines.size() * line;
+        const float h = lines.size() * part_line;
         if (y + h + 2 > bottom) break;
         if (shown && card_visible) ++shown->parts_named;
         dl->AddRect(ImVec2(a.x + 8, y), ImVec2(b.x - 8, y + h + 2), dim, 3);
         for (std::size_t i = 0; i < lines.size(); ++i)
-          dl->AddText(ImVec2(a.x + 12, y + 1 + i * line), dim, lines[i].c_str());
+          dl->AddText(ImVec2(a.x + 12, y + 1 + i * part_line), dim, lines[i].c_str());
         y += h + 5;
       }
       y += 2;
+      if (focus_card) ImGui::SetWindowFontScale(1.0f);
     }
     // Where a line would be cut, the same figures in fewer words; where even those would be cut,
     // nothing: "k 225 of…" or "0 of…" on a short card at large text said less than no line.

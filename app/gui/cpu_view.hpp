@@ -40,7 +40,9 @@ struct CpuViewShown {
 // the cards could be read.
 // `large_font`, when given, draws the cards' text where it grows (big cards): rasterised at a
 // larger size, so not a blurred stretch of the UI's glyphs.
+// `cores_first`: the cores are the picture's subject (no chip beside them), so where the model's
+// line would leave the cards no room to name their parts, the line gives way.
 int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, CpuViewShown* shown = nullptr,
-                  ImFont* large_font = nullptr);
+                  ImFont* large_font = nullptr, bool cores_first = false);
 
 }  // namespace ws::app

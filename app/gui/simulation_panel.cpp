@@ -294,7 +294,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     const float cpu_w = across ? std::floor((side_w - 8) * 0.55f) : side_w;
     if (show.cpu) {
       cpu_rect = rect_here(ImVec2(cpu_w, cpu_h));
-      const int clicked = draw_cpu_view(session, ImVec2(cpu_w, cpu_h), selected_core, &cpu_shown, large_font);
+      const int clicked = draw_cpu_view(session, ImVec2(cpu_w, cpu_h), selected_core, &cpu_shown, large_font, !show.gpu);
       if (clicked >= 0) {
         selected_core = clicked;
         gpu_view.selection = {};

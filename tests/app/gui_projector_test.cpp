@@ -342,20 +342,22 @@ TEST_F(GuiProjector, ACrampedChipTakesTheNotesSecondLine) {
 
 // The first lesson step gives two cores the panel's height: their parts were drawn at the UI's
 // text size in the top fifth of 750-pixel cards. Big cards draw their text larger (in the
-// caption's font), every figure still whole; cards without the room keep the UI's size.
+// caption's font), every figure still whole; cards without the room keep the UI's size (and on
+// 720 lines at 2x text name their parts rather than their cell: OneCoreUpCloseNamesItsParts...).
 TEST_F(GuiProjector, BigCoreCardsDrawTheirTextLarger) {
   const std::string step = " --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.en.toml --step 1";
   struct Case {
     const char* args;
-    int least_pct, most_pct;
+    int least_pct, most_pct, cells_whole;
   };
-  for (const Case& c : {Case{"--window 1920x1080", 150, 160}, Case{"--window 1920x1080 --lang ko", 150, 160},
-                        Case{"--window 1280x720 --ui-scale 2", 100, 100}}) {
+  for (const Case& c : {Case{"--window 1920x1080", 150, 160, 2}, Case{"--window 1920x1080 --lang ko", 150, 160, 2},
+                        Case{"--window 1280x720 --ui-scale 2", 100, 100, 0}}) {
     const auto s = state_of(c.args + step);
     EXPECT_GE(s["picture"]["cpu_card_text_pct"], c.least_pct) << c.args;
     EXPECT_LE(s["picture"]["cpu_card_text_pct"], c.most_pct) << c.args;
     EXPECT_EQ(s["picture"]["cpu_cards_visible"], 2) << c.args;
-    EXPECT_EQ(s["picture"]["cpu_cells_whole"], 2) << c.args;
+    EXPECT_EQ(s["picture"]["cpu_parts_named"], 2 * 4) << c.args;
+    EXPECT_EQ(s["picture"]["cpu_cells_whole"], c.cells_whole) << c.args;
     EXPECT_EQ(s["clipped_text"]["count"], 0) << c.args << "\n" << clipped_list(s["clipped_text"]);
   }
 }
@@ -369,6 +371,29 @@ TEST_F(GuiProjector, EveryCorePartDrawnIsNamed) {
     const auto s = state_of(window + step);
     EXPECT_EQ(s["picture"]["cpu_cards_visible"], 8) << window;
     EXPECT_EQ(s["picture"]["cpu_parts_named"], 4 * 8) << window;
+  }
+}
+
+// At 2x text the same step's eight cards were a name and a bar each, at 720 lines and at 1080:
+// nothing on screen showed the caches and control logic the caption is about. Core 0 now stands
+// up close with its four parts, the other seven small beside it.
+TEST_F(GuiProjector, OneCoreUpCloseNamesItsPartsAtLargeText) {
+  for (const char* lang : {"en", "ko"}) {
+    const std::string step = std::string(" --ui-scale 2 --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.") +
+                             lang + ".toml --step 22";
+    for (const char* window : {"--window 1920x1080", "--window 1280x720"}) {
+      const auto s = state_of(window + step);
+      EXPECT_EQ(s["picture"]["cpu_cards_visible"], 8) << window << " " << lang;
+      EXPECT_EQ(s["picture"]["cpu_parts_named"], 4) << window << " " << lang;
+      EXPECT_EQ(s["clipped_text"]["count"], 0) << window << " " << lang << s["clipped_text"].dump();
+    }
+    // The first step's two cores, the picture's subject, name the parts its caption lists: the
+    // model's line gives way to them (it had left the cards a name and a cell).
+    const auto first = state_of(std::string("--window 1280x720 --ui-scale 2 --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS
+                                            "/lessons/gpu-story.") + lang + ".toml --step 1");
+    EXPECT_EQ(first["picture"]["cpu_cards_visible"], 2) << lang;
+    EXPECT_EQ(first["picture"]["cpu_parts_named"], 2 * 4) << lang;
+    EXPECT_EQ(first["clipped_text"]["count"], 0) << lang << first["clipped_text"].dump();
   }
 }
 

@@ -347,9 +347,11 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
       std::optional<Lines> part_lines;
       const float scales_up_close[] = {1.0f, 0.9f, 0.8f, 0.7f, kSmallestPartScale};
       const std::span<const float> scales = focus_card ? std::span<const float>(scales_up_close) : std::span<const float>(scales_up_close, 1);
-      // Up close the parts may take the cell's line too, the bar alone kept below them.
-      for (const float room : focus_card ? std::vector<float>{below, 8.0f} : std::vector<float>{below}) {
-        for (const float scale : scales) {
+      // Up close the parts may take the cell's line too, the bar alone kept below them: larger
+      // parts without the cell rather than smaller ones with it (the cell's line comes back
+      // wherever it still fits below them).
+      for (const float scale : scales) {
+        for (const float room : focus_card ? std::vector<float>{below, 8.0f} : std::vector<float>{below}) {
           if (part_lines) break;
           if (focus_card) ImGui::SetWindowFontScale(scale);  // card_scale is 1 up close
           part_lines = wrapped(parts, room);

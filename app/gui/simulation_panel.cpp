@@ -237,7 +237,11 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   // With nothing simulated there is nothing to inspect, and an empty box would look broken.
   bool inspector = show.inspector && !clean && simulated;
   const float inspector_room = show.cpu || show.matrix ? main_h * 0.6f : main_h;
-  const float side_w_if_shown = !show.gpu ? avail.x : std::clamp(avail.x * 0.36f, 300.0f, 520.0f);
+  // At most 520 px beside the chip, or fifteen lines' height where the text is larger: at 3x text
+  // on 1440 lines the 520 px left the eight CPU cards of the step on transistors a name and a bar
+  // while the chip had 1,700 px.
+  const float side_w_max = std::max(520.0f, 15.0f * ImGui::GetTextLineHeight());
+  const float side_w_if_shown = !show.gpu ? avail.x : std::clamp(avail.x * 0.36f, 300.0f, side_w_max);
   const float inspector_text_w = side_w_if_shown - 2 * ImGui::GetStyle().WindowPadding.x;
   const int inspector_want =
       inspector ? inspector_lines(session, gpu_view.selection, selected_core, inspector_text_w) : 0;
@@ -281,7 +285,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   if (show.gpu) {
     chip_rect = rect_here(ImVec2(avail.x - side_w - (side ? 8 : 0), main_h));
     gpu_view.draw(session, ImVec2(chip_rect.w, main_h), dt);
-    if (side) ImGui::SameLine();
+    if (side) ImGui::SameLine(0, 8);  // the 8 px left beside the chip above, whatever the style's spacing
   }
   if (side) {
     ImGui::BeginGroup();

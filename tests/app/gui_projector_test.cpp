@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -376,16 +377,24 @@ TEST_F(GuiProjector, EveryCorePartDrawnIsNamed) {
 
 // At 2x text the same step's eight cards were a name and a bar each, at 720 lines and at 1080:
 // nothing on screen showed the caches and control logic the caption is about. Core 0 now stands
-// up close with its four parts, the other seven small beside it.
+// up close with its four parts, the other seven small beside it. And beside the chip the cores'
+// column ends at the panel's padding, as the chip starts at it: the column was placed after the
+// style's spacing (16 px at 2x, 24 at 3x) where the chip had left 8, and at 3x text the last
+// cards' right edges were cut off.
 TEST_F(GuiProjector, OneCoreUpCloseNamesItsPartsAtLargeText) {
   for (const char* lang : {"en", "ko"}) {
-    const std::string step = std::string(" --ui-scale 2 --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.") +
-                             lang + ".toml --step 22";
-    for (const char* window : {"--window 1920x1080", "--window 1280x720"}) {
+    const std::string step =
+        std::string(" --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.") + lang + ".toml --step 22";
+    for (const auto& [window, width] : {std::pair{"--window 1920x1080 --ui-scale 2", 1920.0},
+                                        std::pair{"--window 1280x720 --ui-scale 2", 1280.0},
+                                        std::pair{"--window 1920x1080 --ui-scale 3", 1920.0}}) {
       const auto s = state_of(window + step);
       EXPECT_EQ(s["picture"]["cpu_cards_visible"], 8) << window << " " << lang;
       EXPECT_EQ(s["picture"]["cpu_parts_named"], 4) << window << " " << lang;
       EXPECT_EQ(s["clipped_text"]["count"], 0) << window << " " << lang << s["clipped_text"].dump();
+      const auto& cpu = s["regions"]["cpu"];
+      const auto& chip = s["regions"]["chip"];
+      EXPECT_NEAR(cpu[0].get<double>() + cpu[2].get<double>(), width - chip[0].get<double>(), 1.0) << window << " " << lang;
     }
     // The first step's two cores, the picture's subject, name the parts its caption lists: the
     // model's line gives way to them (it had left the cards a name and a cell).

@@ -213,6 +213,12 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
   // As tall as the room left, however little: a taller card would run out of a panel that cannot
   // scroll (the lines that do not fit are left out whole, see text() below).
   const float grid_h = std::max(1.0f, (avail.y - gap * (rows - 1)) / std::max(1, rows));
+  // The smart parts, each on a line of its own inside the card where it has the room.
+  const std::string parts[4] = {T("cpu.branch_predictor"), T("cpu.ooo_window"),
+                                TF("cpu.caches", cpu.l1d_kb, cpu.l2_kb, fmt::format("{:g}", cpu.l3_mb)),
+                                TF("cpu.simd_unit", cpu.simd_isa, cpu.fp32_lanes)};
+  const std::string parts_brief[4] = {T("cpu.branch_predictor"), T("cpu.ooo_window_brief"), T("cpu.caches_brief"),
+                                      TF("cpu.simd_unit_brief", cpu.fp32_lanes)};
   // Eight cards in a short panel (2x text: on 720 lines, and on 1080 beside a wide chip) left each
   // a name and a bar, so no card showed what makes a core smart, the very point of the step on
   // where a CPU's transistors go. There core 0 stands tall on the panel's left with its parts, the
@@ -227,7 +233,19 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
   const int other_rows = rows_of(other_cols);
   const float others_w = std::max((avail.x - gap) * 0.42f, other_cols * (ui_line * 1.5f + 16) + gap * (other_cols - 1));
   const float focus_w = std::floor(avail.x - gap - others_w);
-  const bool focus = cores >= 4 && grid_h <= ui_line * 9 && avail.y >= card_parts_height() && focus_w >= ui_line * 6;
+  // Up close where the grid's cards cannot name every part whole or in its short form (below):
+  // at 1280x720 with 1x text the eight cards read "branch…", "out-of-…", "caches…", "SIMD…".
+  const auto grid_names_parts = [&] {
+    if (grid_h <= ui_line * 9) return false;
+    float h = 4 + ui_line + 1 + 7 * (ui_line + 1) + 10;  // the name above, the lines below
+    for (const auto& part : parts_brief) {
+      const auto lines = wrap_whole_words(part, grid_w - 24);
+      if (!keeps_every_word(lines, part)) return false;
+      h += lines.size() * ui_line + 5;
+    }
+    return h <= grid_h;
+  };
+  const bool focus = cores >= 4 && !grid_names_parts() && avail.y >= card_parts_height() && focus_w >= ui_line * 6;
   const float other_w = std::max(1.0f, (others_w - gap * (other_cols - 1)) / other_cols);
   const float other_h = std::max(1.0f, (avail.y - gap * (other_rows - 1)) / std::max(1, other_rows));
   const auto card_rect = [&](int core, ImVec2 start) -> std::pair<ImVec2, ImVec2> {
@@ -243,12 +261,6 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 start = ImGui::GetCursorScreenPos();
   const auto owners = owner_palette();
-  // The smart parts, each on a line of its own inside the card where it has the room.
-  const std::string parts[4] = {T("cpu.branch_predictor"), T("cpu.ooo_window"),
-                                TF("cpu.caches", cpu.l1d_kb, cpu.l2_kb, fmt::format("{:g}", cpu.l3_mb)),
-                                TF("cpu.simd_unit", cpu.simd_isa, cpu.fp32_lanes)};
-  const std::string parts_brief[4] = {T("cpu.branch_predictor"), T("cpu.ooo_window_brief"), T("cpu.caches_brief"),
-                                      TF("cpu.simd_unit_brief", cpu.fp32_lanes)};
   // Few cores in a tall panel (the first lesson step: two cards of about 500 x 750 px on a
   // 1080-line projector) left each card's text in its top fifth at the text size: the cards' text
   // grows, up to 1.6x, while every part and the longest cell line still fit the card's width on
@@ -358,20 +370,31 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
           if (!part_lines) part_lines = wrapped(parts_brief, room);
         }
       }
+      std::vector<bool> cut(4, false);
       if (!part_lines) {
         part_lines.emplace();
         for (int i = 0; i < 4; ++i) {
-          const bool whole = ImGui::CalcTextSize(parts[i].c_str()).x <= part_w;
-          part_lines->push_back({whole ? parts[i] : part_in_room(parts_brief[i], part_w)});
+          if (ImGui::CalcTextSize(parts[i].c_str()).x <= part_w) {
+            part_lines->push_back({parts[i]});
+          } else if (ImGui::CalcTextSize(parts_brief[i].c_str()).x <= part_w) {
+            part_lines->push_back({parts_brief[i]});
+          } else {
+            part_lines->push_back({part_in_room(parts_brief[i], part_w)});
+            cut[i] = true;
+          }
         }
       }
       const float part_line = ImGui::GetTextLineHeight();  // smaller up close
-      for (auto& lines : *part_lines) {
+      for (std::size_t p = 0; p < part_lines->size(); ++p) {
+        auto& lines = (*part_lines)[p];
         std::erase(lines, std::string());
         if (lines.empty()) continue;
         const float h = lines.size() * part_line;
         if (y + h + 2 > bottom) break;
-        if (shown && card_visible) ++shown->parts_named;
+        if (shown && card_visible) {
+          ++shown->parts_named;
+          if (cut[p]) ++shown->parts_cut;
+        }
         dl->AddRect(ImVec2(a.x + 8, y), ImVec2(b.x - 8, y + h + 2), dim, 3);
         for (std::size_t i = 0; i < lines.size(); ++i)
           dl->AddText(ImVec2(a.x + 12, y + 1 + i * part_line), dim, lines[i].c_str());

@@ -34,6 +34,7 @@ struct CpuViewShown {
   int cells_whole = 0;    // of them, cards whose cell line ("C[0][26]: k 225/1024") shows whole
   float card_text_scale = 1;  // the cards' text against the panel's: larger in big cards
   int parts_named = 0;        // smart parts drawn on those cards, each with its name (or its first words)
+  int parts_cut = 0;          // of them, named only in their first words ("out-of-…"), not whole or short
 };
 
 // Draws into a child region; returns the core clicked, or -1. `shown`, when given, says what of

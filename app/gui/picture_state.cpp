@@ -19,6 +19,7 @@ nlohmann::json picture_counts(const SimulationPanel& sim, const RealRunView& rea
   c["cpu_cards_visible"] = sim.cpu_shown.cards_visible;
   c["cpu_cells_whole"] = sim.cpu_shown.cells_whole;
   c["cpu_parts_named"] = sim.cpu_shown.parts_named;
+  c["cpu_parts_cut"] = sim.cpu_shown.parts_cut;
   c["cpu_card_text_pct"] = static_cast<int>(std::lround(sim.cpu_shown.card_text_scale * 100));
   c["inspector_text_pct"] = static_cast<int>(std::lround(sim.inspector_text_scale * 100));
   c["controls_folded"] = sim.controls_folded ? 1 : 0;

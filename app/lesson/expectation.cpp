@@ -55,6 +55,7 @@ const std::vector<ExpectationName>& expectation_names() {
         {"cpu_cards_visible", "CPU core cards showing their name (not scrolled out of view)"},
         {"cpu_cells_whole", "of those cards, the ones whose cell line (the cell and k of K) shows whole"},
         {"cpu_parts_named", "smart parts (branch predictor, caches, ...) named on the visible CPU cards"},
+        {"cpu_parts_cut", "of those parts, the ones named only in their first words (\"out-of-…\")"},
         {"cpu_card_text_pct", "the CPU cards' text size in percent of the panel's (100 to 160: larger in big cards)"},
         {"inspector_text_pct", "the inspector's text size in percent of the panel's (50 to 100: smaller where its box is short); 0 when not drawn"},
         {"controls_folded", "1 when the simulation's pickers are folded into one line (a short panel, large text)"},

@@ -365,13 +365,20 @@ TEST_F(GuiProjector, BigCoreCardsDrawTheirTextLarger) {
 
 // Eight narrow cards (the lesson's "thousands of cores" step at 1080 lines) drew the out-of-order
 // window as an empty box: "out-of-order" alone was wider than the box, and a part is named in
-// whole words. Every part drawn now says which it is, cut after a hyphen where it must.
+// whole words. Every part drawn now says which it is, and none is cut to its first words
+// ("branch…", "caches: L1…", as all 32 were at 1080 lines and then at 720): at 1080 lines each
+// card names them in their short forms, at 720 core 0 stands up close with them whole.
 TEST_F(GuiProjector, EveryCorePartDrawnIsNamed) {
-  const std::string step = " --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.en.toml --step 22";
-  for (const char* window : {"--window 1920x1080", "--window 1280x720"}) {
-    const auto s = state_of(window + step);
-    EXPECT_EQ(s["picture"]["cpu_cards_visible"], 8) << window;
-    EXPECT_EQ(s["picture"]["cpu_parts_named"], 4 * 8) << window;
+  for (const char* lang : {"en", "ko"}) {
+    const std::string step =
+        std::string(" --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.") + lang + ".toml --step 22";
+    for (const auto& [window, parts] : {std::pair{"--window 1920x1080", 4 * 8}, std::pair{"--window 1280x720", 4}}) {
+      const auto s = state_of(window + step);
+      EXPECT_EQ(s["picture"]["cpu_cards_visible"], 8) << window << " " << lang;
+      EXPECT_EQ(s["picture"]["cpu_parts_named"], parts) << window << " " << lang;
+      EXPECT_EQ(s["picture"]["cpu_parts_cut"], 0) << window << " " << lang;
+      EXPECT_EQ(s["picture"]["cpu_cells_whole"], 8) << window << " " << lang;
+    }
   }
 }
 
@@ -391,6 +398,7 @@ TEST_F(GuiProjector, OneCoreUpCloseNamesItsPartsAtLargeText) {
       const auto s = state_of(window + step);
       EXPECT_EQ(s["picture"]["cpu_cards_visible"], 8) << window << " " << lang;
       EXPECT_EQ(s["picture"]["cpu_parts_named"], 4) << window << " " << lang;
+      EXPECT_EQ(s["picture"]["cpu_parts_cut"], 0) << window << " " << lang;
       EXPECT_EQ(s["clipped_text"]["count"], 0) << window << " " << lang << s["clipped_text"].dump();
       const auto& cpu = s["regions"]["cpu"];
       const auto& chip = s["regions"]["chip"];

@@ -114,6 +114,26 @@ float card_parts_height() {
   return 4 + line + 1 + 4 * (kSmallestPartScale * line + 5) + 2 + 8;
 }
 
+// The room a grid card keeps below its parts: its cell over two lines, its bar, its cells done
+// over three lines and its cache hits.
+float lines_below_parts(float line) { return 7 * (line + 1) + 10; }
+
+using PartLines = std::vector<std::vector<std::string>>;
+
+// Each part wrapped between its words at `width`, and the height they take at the current text
+// size (5 px after each part); none where a word is wider than `width` and would be left out
+// ("window" alone for "out-of-order window").
+std::optional<std::pair<PartLines, float>> wrap_parts(const std::string (&forms)[4], float width) {
+  PartLines lines;
+  float height = 0;
+  for (const auto& part : forms) {
+    lines.push_back(wrap_whole_words(part, width));
+    if (!keeps_every_word(lines.back(), part)) return std::nullopt;
+    height += lines.back().size() * ImGui::GetTextLineHeight() + 5;
+  }
+  return std::pair{std::move(lines), height};
+}
+
 // The height a line above the cards takes wrapped at `width`, with the spacing after it; none for
 // no line.
 float wrapped_height(const std::string& text, float width) {
@@ -237,13 +257,8 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
   // at 1280x720 with 1x text the eight cards read "branch…", "out-of-…", "caches…", "SIMD…".
   const auto grid_names_parts = [&] {
     if (grid_h <= ui_line * 9) return false;
-    float h = 4 + ui_line + 1 + 7 * (ui_line + 1) + 10;  // the name above, the lines below
-    for (const auto& part : parts_brief) {
-      const auto lines = wrap_whole_words(part, grid_w - 24);
-      if (!keeps_every_word(lines, part)) return false;
-      h += lines.size() * ui_line + 5;
-    }
-    return h <= grid_h;
+    const auto brief = wrap_parts(parts_brief, grid_w - 24);
+    return brief && 4 + ui_line + 1 + brief->second + lines_below_parts(ui_line) <= grid_h;  // under the name
   };
   const bool focus = cores >= 4 && !grid_names_parts() && avail.y >= card_parts_height() && focus_w >= ui_line * 6;
   const float other_w = std::max(1.0f, (others_w - gap * (other_cols - 1)) / other_cols);
@@ -343,27 +358,23 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
       // The card up close is there for its parts: they come before its cell (a line and the bar
       // kept below them where they can), and are drawn down to 65 % of the text size where
       // that names them whole rather than short.
-      const float below = focus_card ? line * 0.8f + 12 : 7 * (line + 1) + 10;
+      const float below = focus_card ? line * 0.8f + 12 : lines_below_parts(line);
       const float part_w = box_w - 24;
-      using Lines = std::vector<std::vector<std::string>>;
-      const auto wrapped = [&](const std::string (&forms)[4], float room) -> std::optional<Lines> {
-        Lines out;
-        float h = 0;
-        for (const auto& part : forms) {
-          out.push_back(wrap_whole_words(part, part_w));
-          if (!keeps_every_word(out.back(), part)) return std::nullopt;
-          h += out.back().size() * ImGui::GetTextLineHeight() + 5;
-        }
-        return y + h + room <= bottom ? std::optional<Lines>(std::move(out)) : std::nullopt;
+      const auto wrapped = [&](const std::string (&forms)[4], float room) -> std::optional<PartLines> {
+        auto w = wrap_parts(forms, part_w);
+        if (!w || y + w->second + room > bottom) return std::nullopt;
+        return std::move(w->first);
       };
-      std::optional<Lines> part_lines;
+      std::optional<PartLines> part_lines;
       const float scales_up_close[] = {1.0f, 0.9f, 0.8f, 0.7f, kSmallestPartScale};
       const std::span<const float> scales = focus_card ? std::span<const float>(scales_up_close) : std::span<const float>(scales_up_close, 1);
       // Up close the parts may take the cell's line too, the bar alone kept below them: larger
       // parts without the cell rather than smaller ones with it (the cell's line comes back
       // wherever it still fits below them).
+      const float rooms_up_close[] = {below, 8.0f};
+      const std::span<const float> rooms = focus_card ? std::span<const float>(rooms_up_close) : std::span<const float>(rooms_up_close, 1);
       for (const float scale : scales) {
-        for (const float room : focus_card ? std::vector<float>{below, 8.0f} : std::vector<float>{below}) {
+        for (const float room : rooms) {
           if (part_lines) break;
           if (focus_card) ImGui::SetWindowFontScale(scale);  // card_scale is 1 up close
           part_lines = wrapped(parts, room);

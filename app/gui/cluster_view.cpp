@@ -228,16 +228,34 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
   }
   float y = compact_ ? origin.y + 4 : origin.y + chips_block;
 
-  // Gantt: a row a GPU on one clock.
-  const float label_w = font * 3;
   const float gantt_w = show_curve ? std::floor(width * 0.58f) : width;
-  const float plot_w = gantt_w - label_w - 8;
   const float space = std::max(bottom - y - below, 40.0f);
   // A step that asks for the curve talks about it ("each doubling helps less"). Where the panel is
-  // too short for it beside the rows (2x text on a 720-line projector: 64 rows of 2 px and no
-  // curve), it takes their place, the whole width and the room the time axis and legend had.
+  // too short for it beside the rows as usual (2x text on a 720-line projector: 64 rows of 2 px and
+  // no curve), the curve takes the whole height on the right and the legend wraps under the rows
+  // alone, which may be thinner than a pixel: 64 GPUs then read as one block whose colours are
+  // the shares of the time the caption quotes ("84 % of the time is the all-reduce").
   if (show_curve && space < curve_height_needed(width - gantt_w - font, font, lang)) {
     const float room = bottom - y - (drop_unavailable ? 0 : real_h + style.ItemSpacing.y);
+    const float side_w = width - gantt_w - font;
+    const float rows_room = room - (4 + font * 1.2f) - wrapped_text_size(tr("cluster.legend", lang), gantt_w).y -
+                            style.ItemSpacing.y;
+    float side_f = font;
+    while (side_f > font * 0.75f && curve_height_needed(side_w, side_f, lang) > room) side_f = std::floor(side_f * 0.92f);
+    if (rows_room >= font * 1.5f && curve_height_needed(side_w, side_f, lang) <= room) {
+      const float axis_y = draw_rows(r, ImVec2(origin.x, y), gantt_w, rows_room, 0.5f, lang);
+      draw_curve(ImVec2(origin.x + gantt_w + font, y), ImVec2(side_w, room), side_f, lang);
+      ImGui::SetCursorScreenPos(ImVec2(origin.x, axis_y + font * 1.2f));
+      ImGui::PushStyleColor(ImGuiCol_Text, disabled);
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + gantt_w);
+      text_wrapped(tr("cluster.legend", lang));
+      ImGui::PopTextWrapPos();
+      ImGui::PopStyleColor();
+      ImGui::SetCursorScreenPos(ImVec2(origin.x, y + room));
+      if (!drop_unavailable) draw_real_split(lang);
+      return;
+    }
+    // Else the curve alone takes the rows' place, the whole width and the axis's and legend's room.
     // No wider than about twice its height: log axes stretched across a wide panel flatten it.
     const float curve_w = std::min(width, std::max(room * 2.2f, font * 12));
     // Its text smaller before it gives up: the axes' numbers are the curve's point.
@@ -248,47 +266,66 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
     if (!drop_unavailable) draw_real_split(lang);
     return;
   }
+  const float axis_y = draw_rows(r, ImVec2(origin.x, y), gantt_w, space, 2.0f, lang);
+  if (show_curve) draw_curve(ImVec2(origin.x + gantt_w + font, y), ImVec2(width - gantt_w - font, space), font, lang);
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, axis_y + font * 1.2f));
+  wrapped_text(disabled, tr("cluster.legend", lang));
+  if (!drop_unavailable) draw_real_split(lang);
+}
+
+// Gantt: a row a GPU on one clock, the playhead across them, the time axis's two ends under them.
+float ClusterView::draw_rows(const sim::ClusterResult& r, ImVec2 at, float w, float space, float min_row_h,
+                             lesson::Language lang) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 text = u32(ImGui::GetStyleColorVec4(ImGuiCol_Text));
+  const float font = ImGui::GetFontSize();
+  const int n = r.config.gpus;
+  const float label_w = font * 3;
+  const float plot_w = w - label_w - 8;
   // Up to two and a half lines a row: with eight GPUs on a projector the bars, and the copies'
   // thin strips in them, are what the room reads; a line each left half the panel empty.
-  const float row_h = std::clamp(space / n, 2.0f, font * 2.5f);
+  const float row_h = std::clamp(space / static_cast<float>(n), min_row_h, font * 2.5f);
   const int rows = std::min(n, static_cast<int>(space / row_h));
   gantt_row_px_ = rows > 0 ? row_h : 0;
+  // Rows under 3 px keep no gap between them: 64 GPUs in a short panel read as one block whose
+  // colours are the shares of the time.
+  const float row_gap = row_h >= 3 ? 1.0f : 0.0f;
   const double scale = r.total_s > 0 ? plot_w / r.total_s : 0;
   for (const auto& a : r.activities) {
     if (a.gpu >= rows) continue;
-    const float top = y + a.gpu * row_h;
-    const float x0 = origin.x + label_w + static_cast<float>(a.start_s * scale);
-    const float x1 = std::max(x0 + 1, origin.x + label_w + static_cast<float>(a.end_s * scale));
+    const float top = at.y + static_cast<float>(a.gpu) * row_h;
+    const float x0 = at.x + label_w + static_cast<float>(a.start_s * scale);
+    const float x1 = std::max(x0 + 1, at.x + label_w + static_cast<float>(a.end_s * scale));
     const bool copy = a.kind == sim::ActivityKind::send || a.kind == sim::ActivityKind::receive;
     // Copies run beside the compute: a thin strip along the bottom of the row.
-    const float y0 = copy ? top + row_h * 0.7f : top, y1 = top + row_h - 1;
+    const float y0 = copy ? top + row_h * 0.7f : top, y1 = top + row_h - row_gap;
     dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), kind_colour(a.kind));
     ++intervals_drawn_;
   }
   for (int g = 0; g < rows; ++g) {
     if (row_h >= font * 0.8f)
-      dl->AddText(ImVec2(origin.x, y + g * row_h + std::max(0.0f, (row_h - font) / 2)), text,
+      dl->AddText(ImVec2(at.x, at.y + static_cast<float>(g) * row_h + std::max(0.0f, (row_h - font) / 2)), text,
                   lesson::trf("cluster.gpu_row", lang, g).c_str());
     ++gantt_rows_drawn_;
   }
-  if (show_curve) draw_curve(ImVec2(origin.x + gantt_w + font, y), ImVec2(width - gantt_w - font, space), font, lang);
   if (rows > 0 && scale > 0) {
-    const float px = origin.x + label_w + static_cast<float>(playhead_s_ * scale);
-    dl->AddLine(ImVec2(px, y), ImVec2(px, y + rows * row_h), text, 2.0f);
+    const float px = at.x + label_w + static_cast<float>(playhead_s_ * scale);
+    dl->AddLine(ImVec2(px, at.y), ImVec2(px, at.y + static_cast<float>(rows) * row_h), text, 2.0f);
   }
-  y += rows * row_h + 4;
-  dl->AddText(ImVec2(origin.x + label_w, y), text, "0");
+  const float axis_y = at.y + static_cast<float>(rows) * row_h + 4;
+  dl->AddText(ImVec2(at.x + label_w, axis_y), text, "0");
   const std::string end = time_text(r.total_s);
-  dl->AddText(ImVec2(origin.x + label_w + plot_w - ImGui::CalcTextSize(end.c_str()).x, y), text, end.c_str());
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, y + font * 1.2f));
-  wrapped_text(disabled, tr("cluster.legend", lang));
-  if (!drop_unavailable) draw_real_split(lang);
+  dl->AddText(ImVec2(at.x + label_w + plot_w - ImGui::CalcTextSize(end.c_str()).x, axis_y), text, end.c_str());
+  return axis_y;
 }
 
 // Speed-up against GPU count on log2-log2 axes (1..64 both ways): the ideal is the diagonal, the
 // model's curve falls away from it as communication grows; the GPU count shown is ringed.
 void ClusterView::draw_curve(ImVec2 at, ImVec2 size, float f, lesson::Language lang) {
   curve_points_drawn_ = 0;
+  curve_labels_ = 0;
+  curve_px_ = {0, 0};
+  curve_label_pitch_px_ = 0;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImFont* face = ImGui::GetFont();
   const ImU32 text = u32(ImGui::GetStyleColorVec4(ImGuiCol_Text));
@@ -305,14 +342,29 @@ void ClusterView::draw_curve(ImVec2 at, ImVec2 size, float f, lesson::Language l
     const double l = std::clamp(std::log2(std::max(speedup, 1.0)), 0.0, 6.0);
     return bottom - static_cast<float>(l / 6.0) * (bottom - top);
   };
-  for (int g = 1; g <= 64; g *= 2) {
+  // Every doubling has its grid line; where the plot is too short (or narrow) for a number at each
+  // without them touching, every second or third one is numbered (1, 4, 16, 64 or 1, 8, 64).
+  const auto stride_for = [](float pitch, float need) {
+    for (int stride : {1, 2, 3})
+      if (pitch * static_cast<float>(stride) >= need) return stride;
+    return 6;
+  };
+  const float widest = face->CalcTextSizeA(f, FLT_MAX, 0, "64").x;
+  const int x_stride = stride_for((right - left) / 6, widest + f * 0.4f);
+  const int y_stride = stride_for((bottom - top) / 6, f * 1.05f);
+  curve_labels_ = 0;
+  for (int l = 0, g = 1; l <= 6; ++l, g *= 2) {
     const std::string label = std::to_string(g);
     dl->AddLine(ImVec2(px(g), top), ImVec2(px(g), bottom), faint);
     dl->AddLine(ImVec2(left, py(g)), ImVec2(right, py(g)), faint);
     const ImVec2 ls = face->CalcTextSizeA(f, FLT_MAX, 0, label.c_str());
-    dl->AddText(face, f, ImVec2(px(g) - ls.x / 2, bottom + 2), text, label.c_str());
-    dl->AddText(face, f, ImVec2(left - ls.x - 3, py(g) - ls.y / 2), text, label.c_str());
+    if (l % x_stride == 0) dl->AddText(face, f, ImVec2(px(g) - ls.x / 2, bottom + 2), text, label.c_str());
+    if (l % y_stride == 0) dl->AddText(face, f, ImVec2(left - ls.x - 3, py(g) - ls.y / 2), text, label.c_str());
+    curve_labels_ += (l % x_stride == 0) + (l % y_stride == 0);
   }
+  curve_px_ = {right - left, bottom - top};
+  curve_label_pitch_px_ = std::min((right - left) / 6 * static_cast<float>(x_stride) - widest,
+                                   (bottom - top) / 6 * static_cast<float>(y_stride) - f);
   dl->AddLine(ImVec2(px(1), py(1)), ImVec2(px(64), py(64)), u32(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled)), 1.5f);
   const ImU32 model = u32(colour_simulated());
   for (std::size_t i = 0; i < curve_.size(); ++i) {
@@ -406,6 +458,9 @@ nlohmann::json ClusterView::state() const {
                    {"links_lit", links_lit_},
                    {"curve_shown", show_curve},
                    {"curve_points_drawn", show_curve ? curve_points_drawn_ : 0},
+                   {"curve_plot_px", show_curve ? nlohmann::json::array({curve_px_.x, curve_px_.y}) : nlohmann::json::array()},
+                   {"curve_labels", show_curve ? curve_labels_ : 0},
+                   {"curve_label_gap_px", show_curve ? curve_label_pitch_px_ : 0.0f},
                    {"error", error_}};
   if (result_) {
     j["preset"] = result_->preset;

@@ -51,9 +51,15 @@ struct ClusterView {
   std::vector<ScalingPoint> curve_;  // for key_; filled when show_curve asks for it
   bool curve_done_ = false;
   int curve_points_drawn_ = 0;
+  int curve_labels_ = 0;           // the axes' numbers drawn (14 when every doubling has one)
+  ImVec2 curve_px_{0, 0};          // the plot's inner size as drawn last frame
+  float curve_label_pitch_px_ = 0;  // the least free space between two neighbouring numbers
   // The scaling curve with its text at f px; curve_height_needed: the least height it draws in.
   void draw_curve(ImVec2 top_left, ImVec2 size, float f, lesson::Language lang);
   float curve_height_needed(float width, float f, lesson::Language lang) const;
+  // The Gantt rows in `space` px from `at` (rows no thinner than min_row_h), the playhead and the
+  // time axis's ends; returns the axis's top.
+  float draw_rows(const sim::ClusterResult& r, ImVec2 at, float w, float space, float min_row_h, lesson::Language lang);
   std::string error_;
   std::string scaling_line_;
   int chips_drawn_ = 0, gantt_rows_drawn_ = 0, intervals_drawn_ = 0;

@@ -263,7 +263,7 @@ TEST_F(GuiSim, ASmallWindowCutsNoText) {
 // whose draw list held only the grid's GL callback was dropped by ImGui, so at 1280x720 with 1.5x
 // text the view was empty. At 1920x1080 with 2x text the labels' two lines did not fit either;
 // they take one line there now ("GPU 0.0%").
-// A lesson step's short strip beside the chip (step 4 at 1280x720 with 2x text) puts "GPU" and
+// A lesson step's short strip beside the chip (step 5 at 1280x720 with 2x text) puts "GPU" and
 // "CPU" left of their matrices instead.
 TEST_F(GuiSim, TheMatricesShowWhereTheirLabelsDoNotFit) {
   const auto labelled = [](const nlohmann::json& state) {
@@ -280,7 +280,7 @@ TEST_F(GuiSim, TheMatricesShowWhereTheirLabelsDoNotFit) {
   };
   for (const char* size : {"--window 1280x720 --ui-scale 1.5", "--window 1920x1080 --ui-scale 2",
                            "--window 1280x720 --ui-scale 2 --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS
-                           "/lessons/gpu-story.en.toml --step 4"}) {
+                           "/lessons/gpu-story.en.toml --step 5"}) {
     const Frame f{ws::test_support::run_window(
         "sim_matrix_short", std::string("--frames 3 --no-run --print-state --size 128 --cycle 0 ") + size)};
     ASSERT_EQ(f.exit_code, 0) << f.output;
@@ -352,14 +352,21 @@ TEST_F(GuiSim, AZoomedWarpNamesItsRowsBesideThemAndNumbersEveryLane) {
 
 // The inspector's text shrinks only as far as its box needs. It was scaled by the line count it
 // had at full size, though smaller text wraps into fewer lines: 64 % at 2x on 1080 lines in a
-// box a third empty, now 75 %.
+// box a third empty, then 75 %. On the lesson's warp step, where it is alone beside the chip (the
+// step names lane 0's cell; C's matrices, empty at its first issue, are not shown), it may take
+// 45 % of the width: at 1280x720 with 2x text its lines were drawn at 50 %, now 80 %.
 TEST_F(GuiSim, TheInspectorShrinksItsTextOnlyAsFarAsItsBoxNeeds) {
   const std::string step = "--lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.en.toml --step 4";
-  const auto big = render("sim_inspector_2x", step + " --ui-scale 2", "1920x1080");
+  const auto big = render("sim_inspector_2x", step + " --ui-scale 2", "1280x720");
   ASSERT_FALSE(big.state.is_discarded());
-  EXPECT_GE(big.state["picture"]["inspector_text_pct"].get<int>(), 70);
+  EXPECT_GE(big.state["picture"]["inspector_text_pct"].get<int>(), 75);
   EXPECT_LT(big.state["picture"]["inspector_text_pct"].get<int>(), 100) << "the box is short at 2x: the check is moot";
   EXPECT_EQ(big.state["clipped_text"]["count"], 0);
+  const auto free_window = render("sim_inspector_free_2x", "--size 64 --cycle 40 --zoom warp:0:0 --select lane:0:0:0 --ui-scale 2",
+                                  "1920x1080");
+  ASSERT_FALSE(free_window.state.is_discarded());
+  EXPECT_GE(free_window.state["picture"]["inspector_text_pct"].get<int>(), 70);
+  EXPECT_EQ(free_window.state["clipped_text"]["count"], 0);
   const auto normal = render("sim_inspector_1x", step, "1920x1080");
   ASSERT_FALSE(normal.state.is_discarded());
   EXPECT_EQ(normal.state["picture"]["inspector_text_pct"].get<int>(), 100);

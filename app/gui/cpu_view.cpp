@@ -445,9 +445,10 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
         int form;
         float scale;
       };
-      // Last, the cell's two lines at four fifths of the text size, where a narrow card at 2x
-      // text has no room for "k 241/1024" (the figures smaller rather than not at all).
-      constexpr Try kTries[] = {{0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}, {3, 0.8f}, {4, 0.8f}};
+      // Last, the cell's two lines at four fifths of the text size, then two thirds, where a
+      // narrow card at 2x text has no room for "k 241/1024" (the figures smaller rather than not at
+      // all: two cards 146 px wide beside the chip at 1280x720 were a name and a bar, 140 px tall).
+      constexpr Try kTries[] = {{0, 1}, {1, 1}, {2, 1}, {3, 1}, {4, 1}, {3, 0.8f}, {4, 0.8f}, {3, 0.65f}, {4, 0.65f}};
       int form = -1;
       float scale = 1;
       for (const Try& t : kTries) {

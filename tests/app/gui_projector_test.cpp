@@ -363,6 +363,17 @@ TEST_F(GuiProjector, BigCoreCardsDrawTheirTextLarger) {
   }
 }
 
+// Beside the chip and the real run (the step on a neural network's layer at 1280x720 with 2x text)
+// the two cards are 146 px wide and 140 tall: "k 254/1024" did not fit even at four fifths of
+// their large text, and each card was a name and a bar. The cell and its k now fit at two thirds.
+TEST_F(GuiProjector, NarrowCoreCardsBesideTheChipStillNameTheirCell) {
+  const auto s = state_of("--window 1280x720 --ui-scale 2 --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS
+                          "/lessons/gpu-story.en.toml --step 12");
+  EXPECT_EQ(s["picture"]["cpu_cards_visible"], 2);
+  EXPECT_EQ(s["picture"]["cpu_cells_whole"], 2);
+  EXPECT_EQ(s["clipped_text"]["count"], 0) << clipped_list(s["clipped_text"]);
+}
+
 // Eight narrow cards (the lesson's "thousands of cores" step at 1080 lines) drew the out-of-order
 // window as an empty box: "out-of-order" alone was wider than the box, and a part is named in
 // whole words. Every part drawn now says which it is, and none is cut to its first words

@@ -352,7 +352,6 @@ void ClusterView::draw_curve(ImVec2 at, ImVec2 size, float f, lesson::Language l
   const float widest = face->CalcTextSizeA(f, FLT_MAX, 0, "64").x;
   const int x_stride = stride_for((right - left) / 6, widest + f * 0.4f);
   const int y_stride = stride_for((bottom - top) / 6, f * 1.05f);
-  curve_labels_ = 0;
   for (int l = 0, g = 1; l <= 6; ++l, g *= 2) {
     const std::string label = std::to_string(g);
     dl->AddLine(ImVec2(px(g), top), ImVec2(px(g), bottom), faint);

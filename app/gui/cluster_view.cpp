@@ -237,20 +237,22 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
   // the shares of the time the caption quotes ("84 % of the time is the all-reduce").
   if (show_curve && space < curve_height_needed(width - gantt_w - font, font, lang)) {
     const float room = bottom - y - (drop_unavailable ? 0 : real_h + style.ItemSpacing.y);
+    // The curve's text smaller before it gives up, down to `least` of the font: the axes' numbers
+    // are the curve's point.
+    const auto curve_font = [&](float curve_w, float least) {
+      float f = font;
+      while (f > font * least && curve_height_needed(curve_w, f, lang) > room) f = std::floor(f * 0.92f);
+      return f;
+    };
     const float side_w = width - gantt_w - font;
     const float rows_room = room - (4 + font * 1.2f) - wrapped_text_size(tr("cluster.legend", lang), gantt_w).y -
                             style.ItemSpacing.y;
-    float side_f = font;
-    while (side_f > font * 0.75f && curve_height_needed(side_w, side_f, lang) > room) side_f = std::floor(side_f * 0.92f);
+    const float side_f = curve_font(side_w, 0.75f);
     if (rows_room >= font * 1.5f && curve_height_needed(side_w, side_f, lang) <= room) {
       const float axis_y = draw_rows(r, ImVec2(origin.x, y), gantt_w, rows_room, 0.5f, lang);
       draw_curve(ImVec2(origin.x + gantt_w + font, y), ImVec2(side_w, room), side_f, lang);
       ImGui::SetCursorScreenPos(ImVec2(origin.x, axis_y + font * 1.2f));
-      ImGui::PushStyleColor(ImGuiCol_Text, disabled);
-      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + gantt_w);
-      text_wrapped(tr("cluster.legend", lang));
-      ImGui::PopTextWrapPos();
-      ImGui::PopStyleColor();
+      wrapped_text(disabled, tr("cluster.legend", lang), ImGui::GetCursorPosX() + gantt_w);
       ImGui::SetCursorScreenPos(ImVec2(origin.x, y + room));
       if (!drop_unavailable) draw_real_split(lang);
       return;
@@ -258,10 +260,7 @@ void ClusterView::draw_result(float avail_w, float bottom, lesson::Language lang
     // Else the curve alone takes the rows' place, the whole width and the axis's and legend's room.
     // No wider than about twice its height: log axes stretched across a wide panel flatten it.
     const float curve_w = std::min(width, std::max(room * 2.2f, font * 12));
-    // Its text smaller before it gives up: the axes' numbers are the curve's point.
-    float f = font;
-    while (f > font * 0.55f && curve_height_needed(curve_w, f, lang) > room) f = std::floor(f * 0.92f);
-    draw_curve(ImVec2(origin.x, y), ImVec2(curve_w, room), f, lang);
+    draw_curve(ImVec2(origin.x, y), ImVec2(curve_w, room), curve_font(curve_w, 0.55f), lang);
     ImGui::SetCursorScreenPos(ImVec2(origin.x, y + room));
     if (!drop_unavailable) draw_real_split(lang);
     return;

@@ -1,6 +1,7 @@
 #include "gui/cpu_view.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <iterator>
@@ -381,7 +382,7 @@ int draw_cpu_view(const SimSession& session, ImVec2 size, int selected_core, Cpu
           if (!part_lines) part_lines = wrapped(parts_brief, room);
         }
       }
-      std::vector<bool> cut(4, false);
+      std::array<bool, 4> cut{};
       if (!part_lines) {
         part_lines.emplace();
         for (int i = 0; i < 4; ++i) {

@@ -243,16 +243,19 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   const float side_w_max = std::max(520.0f, 15.0f * ImGui::GetTextLineHeight());
   float side_w_if_shown = !show.gpu ? avail.x : std::clamp(avail.x * 0.36f, 300.0f, side_w_max);
   const float inspector_padding = 2 * ImGui::GetStyle().WindowPadding.x;
-  int inspector_want = inspector ? inspector_lines(session, gpu_view.selection, selected_core, side_w_if_shown - inspector_padding) : 0;
-  float inspector_want_h = ImGui::GetTextLineHeightWithSpacing() * inspector_want;
+  const auto inspector_height_at = [&](float side_w) {
+    return inspector ? ImGui::GetTextLineHeightWithSpacing() *
+                           inspector_lines(session, gpu_view.selection, selected_core, side_w - inspector_padding)
+                     : 0.0f;
+  };
+  float inspector_want_h = inspector_height_at(side_w_if_shown);
   // The inspector alone beside the chip (a step on one warp), its text too tall for its box, may
   // take up to 45 % of the width: at 2x text on 1280x720 its four lines, wrapped into 455 px, were
   // drawn at half size.
   if (inspector && show.gpu && !show.cpu && !show.matrix && inspector_want_h > inspector_room &&
       avail.x * 0.45f > side_w_if_shown) {
     side_w_if_shown = std::floor(avail.x * 0.45f);
-    inspector_want = inspector_lines(session, gpu_view.selection, selected_core, side_w_if_shown - inspector_padding);
-    inspector_want_h = ImGui::GetTextLineHeightWithSpacing() * inspector_want;
+    inspector_want_h = inspector_height_at(side_w_if_shown);
   }
   const float inspector_text_w = side_w_if_shown - inspector_padding;
   if (inspector && inspector_want_h > inspector_room && !gpu_view.selection.valid() && selected_core < 0)

@@ -136,9 +136,9 @@ bool wrapped_button(const std::string& text, const char* id) {
   return ImGui::Button((label + "##" + id).c_str());
 }
 
-void wrapped_text(const ImVec4& colour, const std::string& text) {
+void wrapped_text(const ImVec4& colour, const std::string& text, float wrap_pos_x) {
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
-  ImGui::PushTextWrapPos(0.0f);
+  ImGui::PushTextWrapPos(wrap_pos_x);
   text_wrapped(text);
   ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();

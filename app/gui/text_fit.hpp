@@ -38,9 +38,10 @@ std::string break_at_spaces(const std::string& text, float max_w);
 ImVec2 wrapped_text_size(const std::string& text, float width);
 void text_wrapped(const std::string& text);  // ImGui::TextWrapped's place
 
-// `text` in `colour`, wrapped at the window's right edge (over any wrap position pushed): for
-// lines of figures or reasons that at 2x text do not fit on one.
-void wrapped_text(const ImVec4& colour, const std::string& text);
+// `text` in `colour`, wrapped at the window's right edge (over any wrap position pushed), or at
+// `wrap_pos_x` (window-local, as ImGui::PushTextWrapPos) when given: for lines of figures or
+// reasons that at 2x text do not fit on one.
+void wrapped_text(const ImVec4& colour, const std::string& text, float wrap_pos_x = 0.0f);
 
 // A button whose label is `text` on as many lines of whole words as the window's width needs (a
 // panel's folded controls, which say what they are set to); `id` keeps it the same button

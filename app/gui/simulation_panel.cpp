@@ -192,7 +192,7 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   // was last drawn; before it ever was, an estimate of the rest that errs tall.
   // Where the chip is drawn its place says why nothing was simulated: the timeline would say it again.
   const float text_w = ImGui::GetContentRegionAvail().x;
-  TimelineText timeline = show.timeline ? timeline_text(session, !show.gpu) : TimelineText{};
+  TimelineText timeline = show.timeline ? timeline_text(session, !show.gpu, !clean) : TimelineText{};
   const float timeline_text_h = show.timeline ? timeline_text_height(timeline, text_w) : 0;
   const float timeline_controls_h =
       show.timeline && !clean && timeline.simulated ? timeline_controls_height(session, text_w) : 0;

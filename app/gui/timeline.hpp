@@ -17,12 +17,17 @@ struct TimelineText {
   std::string kernel;  // what the simulated GPU runs, on the first line
   std::string where;   // the clock: beside the kernel's name where it fits
   std::string widest;  // the clock as wide as it gets in this run, which decides where it goes
+  // The clock without its cycle ("0.1170 of 0.4205 ms at 1980 MHz"), for where the whole clock
+  // would take a line of its own and the scrub bar's label already says the cycle; empty where
+  // no scrub bar is drawn (presentation mode).
+  std::string short_where, short_widest;
   std::string status;  // how far the simulation has got, or a seek waiting on it (disabled colour)
   std::string finish;  // where both sides stood when the simulated GPU finished
 };
 // `say_refusal` false: a refused launch leaves `status` empty, as the chip's place already says why
 // (worded once, not every frame and then dropped).
-TimelineText timeline_text(const SimSession& session, bool say_refusal = true);
+// `with_scrub_bar` false: no scrub bar says the cycle, so the clock always does.
+TimelineText timeline_text(const SimSession& session, bool say_refusal = true, bool with_scrub_bar = true);
 
 // Where the scrub bar was drawn (screen pixels) and the width its label needs at the run's last
 // cycle, for --print-state; all zero where it was not drawn.

@@ -198,6 +198,8 @@ constexpr Entry kTable[] = {
     {"timeline.simulated_kernel", "simulated: {}, {} kernel", "시뮬레이션: {}, {} 커널"},
     // No-break spaces keep a figure with its unit where the line wraps (2x text at 1280x720).
     {"timeline.cycle_of", "cycle {} of {}  =  {} of {}\u00A0ms at {}\u00A0MHz", "사이클 {} / {}  =  {} / {}\u00A0ms ({}\u00A0MHz)"},
+    {"timeline.ms_of", "{} of {}\u00A0ms at {}\u00A0MHz", "{} / {}\u00A0ms ({}\u00A0MHz)"},
+    {"timeline.ms_at", "{}\u00A0ms at {}\u00A0MHz", "{}\u00A0ms ({}\u00A0MHz)"},
     {"timeline.cycle_at", "cycle {}  =  {}\u00A0ms at {}\u00A0MHz", "사이클 {}  =  {}\u00A0ms ({}\u00A0MHz)"},
     {"timeline.restart", "Restart (Home)", "처음으로 (Home)"},
     {"timeline.step_back", "Step back one cycle (Left; Shift: 1 %)", "한 사이클 뒤로 (왼쪽 화살표; Shift: 1 %)"},

@@ -2,12 +2,14 @@
 // growing with the window, the P key and its setting, a HiDPI screen's content scale, and the
 // clipped-text check over every step of both built-in lessons at 1280x720 and 1920x1080, 1x and
 // 2x text. Every run gets a temporary HOME, and the test asserts no settings were written there.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -339,6 +341,46 @@ TEST_F(GuiProjector, ACrampedChipTakesTheNotesSecondLine) {
     EXPECT_EQ(roomy["picture"]["sim_note_text_pct"], 100) << lang;
     EXPECT_GE(roomy["picture"]["chip_sm_px"], cramped["picture"]["chip_sm_px"]) << lang;
   }
+}
+
+// The waves step at 1280x720 with 2x text: the timeline's clock ("cycle 231666 of 832674 = 0.1170
+// of 0.4205 ms at 1980 MHz") took a line of its own under the kernel's name, and the chip was a
+// 92 px strip. Where the scrub bar's label says the cycle, the clock drops it and sits beside the
+// name; the chip gets the line. In clean mode (C) no scrub bar is drawn and the clock keeps it.
+TEST_F(GuiProjector, TheClockDropsTheCycleTheScrubBarAlreadySays) {
+  auto panel_texts = [](const nlohmann::json& state) {
+    std::vector<std::string> out;
+    for (const auto& t : state["clipped_text"]["drawn"])
+      if (t["panel"] != "" && t["panel"] != "Caption" && t["panel"] != "설명") out.push_back(t["text"]);
+    return out;
+  };
+  auto count = [](const std::vector<std::string>& texts, auto&& pred) {
+    return std::count_if(texts.begin(), texts.end(), pred);
+  };
+  auto says_ms = [](const std::string& t) { return t.find("\u00A0ms") != std::string::npos; };
+  struct Case {
+    std::string args, cycle_word;
+  };
+  for (const Case& c : {Case{"--lesson " + lessons + "/gpu-story.en.toml --step 5 --cycle 0 --window 1280x720 --ui-scale 2", "cycle "},
+                        Case{"--size 64 --lang ko --window 1920x1080 --ui-scale 2", "사이클 "}}) {
+    SCOPED_TRACE(c.args);
+    const auto s = state_of(c.args);
+    const auto texts = panel_texts(s);
+    auto starts_with_cycle = [&](const std::string& t) { return t.starts_with(c.cycle_word); };
+    EXPECT_EQ(count(texts, [&](const std::string& t) { return starts_with_cycle(t) && !says_ms(t); }), 1)
+        << "the scrub bar's label says the cycle";
+    EXPECT_EQ(count(texts, [&](const std::string& t) { return says_ms(t) && !starts_with_cycle(t); }), 1)
+        << "the clock without its cycle";
+    EXPECT_EQ(s["clipped_text"]["count"], 0) << clipped_list(s["clipped_text"]);
+    if (c.cycle_word == "cycle ") {
+      EXPECT_GE(s["regions"]["chip"][3].get<double>(), 120);
+    }
+  }
+  const auto clean = state_of("--size 64 --lang ko --window 1920x1080 --ui-scale 2 --keys C");
+  ASSERT_TRUE(clean["clean"].get<bool>());
+  EXPECT_EQ(count(panel_texts(clean), [&](const std::string& t) { return says_ms(t) && t.starts_with("사이클 "); }), 1)
+      << "with no scrub bar the clock says the cycle";
+  EXPECT_EQ(clean["clipped_text"]["count"], 0) << clipped_list(clean["clipped_text"]);
 }
 
 // The first lesson step gives two cores the panel's height: their parts were drawn at the UI's

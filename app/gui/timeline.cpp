@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include <fmt/format.h>
 #include <imgui.h>
@@ -101,15 +102,23 @@ TimelineText timeline_text(const SimSession& session, bool say_refusal, bool wit
 
 namespace {
 
-// Beside the kernel's name where the clock at its widest fits after it on the same line; else,
-// where a scrub bar's label says the cycle, the clock without it where that fits; else the whole
-// clock on lines of its own (nullptr). Decided on the widest so that it does not jump as the
-// cycles count up. At 1280x720 with 2x text the short clock spares the chip a line (42 px).
-const std::string* clock_beside(const TimelineText& t, float width) {
+// Where the clock goes and in which form, decided on its widest so that it does not jump as the
+// cycles count up: beside the kernel's name where it fits there whole; else, where a scrub bar's
+// label says the cycle, without the cycle where that fits beside; else on a line of its own,
+// whole where one line holds it, without the cycle where that is what one line holds, else
+// wrapped. At 1280x720 with 2x text each of the short forms spares the panel a line (42 px).
+struct ClockPlace {
+  const std::string* text;
+  bool beside;
+};
+ClockPlace clock_place(const TimelineText& t, float width) {
   const float room = width - wrapped_text_size(t.kernel, width).x - ImGui::GetStyle().ItemSpacing.x;
-  if (ImGui::CalcTextSize(t.widest.c_str()).x <= room) return &t.where;
-  if (!t.short_widest.empty() && ImGui::CalcTextSize(t.short_widest.c_str()).x <= room) return &t.short_where;
-  return nullptr;
+  const float whole = ImGui::CalcTextSize(t.widest.c_str()).x;
+  const float short_w = t.short_widest.empty() ? std::numeric_limits<float>::max() : ImGui::CalcTextSize(t.short_widest.c_str()).x;
+  if (whole <= room) return {&t.where, true};
+  if (short_w <= room) return {&t.short_where, true};
+  if (whole > width && short_w <= width) return {&t.short_where, false};
+  return {&t.where, false};
 }
 
 }  // namespace
@@ -120,7 +129,7 @@ float timeline_text_height(const TimelineText& t, float width) {
     return t.status.empty() ? 0 : wrapped_text_size(t.status, width).y + ImGui::GetStyle().ItemSpacing.y;
   const float spacing = ImGui::GetStyle().ItemSpacing.y;
   float h = wrapped_text_size(t.kernel, width).y + spacing;
-  if (clock_beside(t, width) == nullptr) h += wrapped_text_size(t.where, width).y + spacing;
+  if (const ClockPlace clock = clock_place(t, width); !clock.beside) h += wrapped_text_size(*clock.text, width).y + spacing;
   for (const auto* line : {&t.status, &t.finish})
     if (!line->empty()) h += ImGui::GetTextLineHeight() + spacing;
   return h;
@@ -188,11 +197,11 @@ void draw_timeline(SimSession& session, const TimelineText& t, bool clean, Scrub
   const float width = ImGui::GetContentRegionAvail().x;
   wrapped_text(colour_simulated(), t.kernel);
   // Never cut: beside the kernel's name or on lines of its own, wrapped.
-  if (const std::string* beside = clock_beside(t, width)) {
+  if (const ClockPlace clock = clock_place(t, width); clock.beside) {
     ImGui::SameLine();
-    ImGui::TextUnformatted(beside->c_str());
+    ImGui::TextUnformatted(clock.text->c_str());
   } else {
-    text_wrapped(t.where);
+    text_wrapped(*clock.text);
   }
   if (!t.status.empty()) ImGui::TextDisabled("%s", t.status.c_str());
   if (!t.finish.empty()) ImGui::TextColored(colour_simulated(), "%s", t.finish.c_str());

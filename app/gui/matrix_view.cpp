@@ -19,6 +19,23 @@ namespace {
 constexpr float kMinBandPx = 8.0f;
 constexpr float kMinCellPx = 12.0f;
 
+// The width draw_matrix fills of `box`: the strip for A where a cell is highlighted, and C's
+// square cells fitted in the rest.
+struct MatrixGeometry {
+  float strip, inset, scale;
+};
+MatrixGeometry matrix_geometry(int m, int n, ImVec2 box, MatrixView::Cell highlight) {
+  const bool operands = highlight.row >= 0 && highlight.row < m && highlight.col >= 0 && highlight.col < n;
+  const float gap = 6.0f;
+  const float strip = operands ? std::floor(std::clamp(std::min(box.x, box.y) * 0.22f, 16.0f, 80.0f)) : 0.0f;
+  const float inset = operands ? strip + gap : 0.0f;
+  return {strip, inset, std::max(0.0f, std::min((box.x - inset) / n, (box.y - inset) / m))};
+}
+float matrix_width(int m, int n, ImVec2 box, MatrixView::Cell highlight) {
+  const MatrixGeometry g = matrix_geometry(m, n, box, highlight);
+  return g.inset + n * g.scale;
+}
+
 // Draws C (m x n) in `box`. With a highlighted cell, A (m x k, left) and B (k x n, above) are drawn
 // beside it as outlines with row `row` of A and column `col` of B filled: the dot product that
 // makes that cell. Their k side is a fixed strip (A and B have no per-cell state to show).
@@ -37,12 +54,9 @@ MatrixView::HighlightReport draw_matrix(CellGridRenderer& renderer, const std::v
   if (fresh_cells != nullptr) renderer.upload(*fresh_cells, layout);
   const bool operands = highlight.row >= 0 && highlight.row < m && highlight.col >= 0 && highlight.col < n;
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  // A and B take a strip of the box (left and top) when a cell is highlighted.
-  const float gap = 6.0f;
-  const float strip = operands ? std::floor(std::clamp(std::min(box.x, box.y) * 0.22f, 16.0f, 80.0f)) : 0.0f;
-  const float inset = operands ? strip + gap : 0.0f;
-  // Keep cells square: the matrix's aspect, fitted in what is left of the box.
-  const float scale = std::max(0.0f, std::min((box.x - inset) / n, (box.y - inset) / m));
+  // A and B take a strip of the box (left and top) when a cell is highlighted; the cells stay
+  // square, the matrix's aspect fitted in what is left of the box.
+  const auto [strip, inset, scale] = matrix_geometry(m, n, box, highlight);
   GridView view;
   view.scale = scale;
   const ImVec2 c0(at.x + inset, at.y + inset);
@@ -79,12 +93,19 @@ MatrixView::HighlightReport draw_matrix(CellGridRenderer& renderer, const std::v
   const ImVec2 cell0(col_mid - side / 2, row_mid - side / 2), cell1(col_mid + side / 2, row_mid + side / 2);
   dl->AddRect(ImVec2(cell0.x - 3, cell0.y - 3), ImVec2(cell1.x + 3, cell1.y + 3), rim, 0, 0, 4.0f);
   dl->AddRect(ImVec2(cell0.x - 2, cell0.y - 2), ImVec2(cell1.x + 2, cell1.y + 2), white, 0, 0, 2.0f);
-  // "A" and "B" where the strip is wide enough to hold the letter whole.
+  // "A" and "B" where the strip is wide enough to hold the letter whole: at the strip's start,
+  // or at its end where the highlighted row (column) would run through the letter there.
   const ImVec2 letter = ImGui::CalcTextSize("A");
-  if (strip >= letter.x + 4 && c_h >= 3 * letter.y)
-    dl->AddText(ImVec2(a0.x + (strip - letter.x) / 2, a0.y + 2), white, "A");
-  if (strip >= letter.y + 4 && c_w >= 3 * letter.x)
-    dl->AddText(ImVec2(b0.x + 2, b0.y + (strip - letter.y) / 2), white, "B");
+  if (strip >= letter.x + 4 && c_h >= 3 * letter.y) {
+    const bool band_at_start = r0.y < a0.y + 2 + letter.y;
+    const float y = band_at_start ? a1.y - 2 - letter.y : a0.y + 2;
+    dl->AddText(ImVec2(a0.x + (strip - letter.x) / 2, y), white, "A");
+  }
+  if (strip >= letter.y + 4 && c_w >= 3 * letter.x) {
+    const bool band_at_start = k0.x < b0.x + 2 + letter.x;
+    const float x = band_at_start ? b1.x - 2 - letter.x : b0.x + 2;
+    dl->AddText(ImVec2(x, b0.y + (strip - letter.y) / 2), white, "B");
+  }
   report.row_px = r1.y - r0.y;
   report.col_px = k1.x - k0.x;
   report.cell_px = side;
@@ -157,7 +178,20 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
     side_w = label_w();
     side_labels = half - side_w >= min_box && room >= line;
   }
-  const float box_h = std::max(8.0f, room - (show_labels ? label_h + spacing : 0) - (show_note ? note_h + spacing : 0) - spacing);
+  float box_h = std::max(8.0f, room - (show_labels ? label_h + spacing : 0) - (show_note ? note_h + spacing : 0) - spacing);
+  // Wide and short (2x text on 720 lines with no chip beside: the dot-product step), the matrices
+  // are as tall as the room lets them and leave most of each half empty: the note goes to the
+  // right of the CPU's matrix where it fits there, and the matrices take its line (98 -> 140 px).
+  float note_beside_w = 0;
+  if (show_labels && !side_labels) {
+    const float tall_h = std::max(8.0f, room - label_h - 2 * spacing);
+    const float drawn_w = matrix_width(shape.m, shape.n, ImVec2(half, tall_h), highlight_cell);
+    const float free_w = half - std::max(drawn_w, widest()) - ImGui::GetStyle().ItemSpacing.x;
+    if (free_w >= 6 * line && wrapped_text_size(note, free_w).y <= tall_h) {
+      box_h = tall_h;
+      note_beside_w = free_w;
+    }
+  }
   auto labelled_matrix = [&](const std::string& label, CellGridRenderer& renderer, const std::vector<std::uint8_t>& cells) {
     ImGui::BeginGroup();
     if (show_labels) {
@@ -182,7 +216,15 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
   labelled_matrix(gpu_label, gpu_renderer_, gpu_cells_);
   ImGui::SameLine(half + 8);
   labelled_matrix(cpu_label, cpu_renderer_, cpu_cells_);
-  if (show_note) {
+  if (note_beside_w > 0) {
+    // Level with the matrices, under the labels: a group, as a cursor moved down within the
+    // line would count the move twice in the line's height (ImGui 1.86) and overflow the panel.
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::Dummy(ImVec2(1, label_h));
+    wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), note, ImGui::GetCursorPosX() + note_beside_w);
+    ImGui::EndGroup();
+  } else if (show_note) {
     wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), note);
   }
   ImGui::EndChild();

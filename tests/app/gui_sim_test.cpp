@@ -295,6 +295,32 @@ TEST_F(GuiSim, TheMatricesShowWhereTheirLabelsDoNotFit) {
   }
 }
 
+// The dot-product step ("Every cell of C is its own dot product") shows A, B and C alone. At 2x
+// text on 720 lines they are wide and short: the colour note went under them and C was 98 px a
+// side in a half 624 px wide. The note now goes beside the CPU's matrix where it fits, and C takes
+// its line (132 px); at 1080 lines the note stays whole beside it too.
+TEST_F(GuiSim, TheDotProductStepGivesTheMatricesTheNotesLine) {
+  for (const char* lang : {"en", "ko"}) {
+    for (const char* size : {"--window 1280x720 --ui-scale 2", "--window 1920x1080"}) {
+      const std::string args = std::string("--frames 3 --no-run --print-state --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS
+                                           "/lessons/gpu-story.") + lang + ".toml --step 3 " + size;
+      const Frame f{ws::test_support::run_window("sim_dot_product", args)};
+      ASSERT_EQ(f.exit_code, 0) << f.output;
+      const auto& matrix = f.state["regions"]["matrix"];
+      const int least_side = std::string(size).find("720") != std::string::npos ? 120 : 600;
+      // C not yet done on the GPU's side: its pending colour, a square of at least least_side.
+      EXPECT_GT(f.count(matrix, kPending, 3, 0.0f, 0.5f), least_side * least_side * 9 / 10) << lang << " " << size;
+      bool note = false;
+      for (const auto& t : f.state["clipped_text"]["drawn"])
+        note = note || t["text"] == (std::string(lang) == "en" ? "colour: the SM or core that finished the cell"
+                                                              : "색: 그 칸을 끝낸 SM 또는 코어");
+      EXPECT_TRUE(note) << lang << " " << size << ": the colour note is drawn";
+      EXPECT_EQ(f.state["clipped_text"]["count"], 0) << lang << " " << size;
+      EXPECT_EQ(f.state["frames_cut"]["count"], 0) << lang << " " << size;
+    }
+  }
+}
+
 // Zoomed in, each SM is named above it and each warp beside its row, on the window's background:
 // in the theme's ink there. They were near-white with a shadow, white on white in the light theme.
 TEST_F(GuiSim, TheChipsLabelsOnTheBackgroundReadInBothThemes) {

@@ -19,9 +19,10 @@ namespace {
 constexpr float kMinBandPx = 8.0f;
 constexpr float kMinCellPx = 12.0f;
 
-// The width draw_matrix fills of `box`: the strip for A where a cell is highlighted, and C's
-// square cells fitted in the rest.
+// How draw_matrix divides `box`: with a highlighted cell, a strip for A (left) and B (above);
+// C's square cells fitted in the rest.
 struct MatrixGeometry {
+  bool operands;
   float strip, inset, scale;
 };
 MatrixGeometry matrix_geometry(int m, int n, ImVec2 box, MatrixView::Cell highlight) {
@@ -29,8 +30,9 @@ MatrixGeometry matrix_geometry(int m, int n, ImVec2 box, MatrixView::Cell highli
   const float gap = 6.0f;
   const float strip = operands ? std::floor(std::clamp(std::min(box.x, box.y) * 0.22f, 16.0f, 80.0f)) : 0.0f;
   const float inset = operands ? strip + gap : 0.0f;
-  return {strip, inset, std::max(0.0f, std::min((box.x - inset) / n, (box.y - inset) / m))};
+  return {operands, strip, inset, std::max(0.0f, std::min((box.x - inset) / n, (box.y - inset) / m))};
 }
+// The width draw_matrix fills of `box`.
 float matrix_width(int m, int n, ImVec2 box, MatrixView::Cell highlight) {
   const MatrixGeometry g = matrix_geometry(m, n, box, highlight);
   return g.inset + n * g.scale;
@@ -52,11 +54,8 @@ MatrixView::HighlightReport draw_matrix(CellGridRenderer& renderer, const std::v
   for (int i = 0; i < 16; ++i) palette[i] = to_imvec(op[i]);
   renderer.set_palette(palette, ImGui::GetStyleColorVec4(ImGuiCol_WindowBg), ImVec4(0, 0, 0, 1), ImVec4(1, 1, 0, 1));
   if (fresh_cells != nullptr) renderer.upload(*fresh_cells, layout);
-  const bool operands = highlight.row >= 0 && highlight.row < m && highlight.col >= 0 && highlight.col < n;
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  // A and B take a strip of the box (left and top) when a cell is highlighted; the cells stay
-  // square, the matrix's aspect fitted in what is left of the box.
-  const auto [strip, inset, scale] = matrix_geometry(m, n, box, highlight);
+  const auto [operands, strip, inset, scale] = matrix_geometry(m, n, box, highlight);
   GridView view;
   view.scale = scale;
   const ImVec2 c0(at.x + inset, at.y + inset);
@@ -181,7 +180,7 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
   float box_h = std::max(8.0f, room - (show_labels ? label_h + spacing : 0) - (show_note ? note_h + spacing : 0) - spacing);
   // Wide and short (2x text on 720 lines with no chip beside: the dot-product step), the matrices
   // are as tall as the room lets them and leave most of each half empty: the note goes to the
-  // right of the CPU's matrix where it fits there, and the matrices take its line (98 -> 140 px).
+  // right of the CPU's matrix where it fits there, and the matrices take its line (98 -> 132 px).
   float note_beside_w = 0;
   if (show_labels && !side_labels) {
     const float tall_h = std::max(8.0f, room - label_h - 2 * spacing);

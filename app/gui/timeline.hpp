@@ -19,7 +19,7 @@ struct TimelineText {
   std::string widest;  // the clock as wide as it gets in this run, which decides where it goes
   // The clock without its cycle ("0.1170 of 0.4205 ms at 1980 MHz"), for where the whole clock
   // would take a line of its own and the scrub bar's label already says the cycle; empty where
-  // no scrub bar is drawn (presentation mode).
+  // no scrub bar is drawn (clean mode).
   std::string short_where, short_widest;
   std::string status;  // how far the simulation has got, or a seek waiting on it (disabled colour)
   std::string finish;  // where both sides stood when the simulated GPU finished

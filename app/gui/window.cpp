@@ -653,7 +653,12 @@ int run_gui(const GuiOptions& options) {
       // done, the simulation it quotes finished), or after two minutes, whichever comes first.
       const double step_waited =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - export_step_started).count();
-      const bool caption_settled = !real_run.session.busy() && !rendered_caption.waiting && rendered_caption.unfilled == 0;
+      // And the step's cycle reached: a "mid-run" or "first-issue" step is not written before its
+      // anchor has landed, whatever its caption quotes (one written without it would show cycle 0).
+      // A refused launch has no cycle to wait for.
+      const bool anchor_waiting = sim_panel.session.simulation() != nullptr && sim_panel.session.pending_anchor();
+      const bool caption_settled =
+          !real_run.session.busy() && !rendered_caption.waiting && rendered_caption.unfilled == 0 && !anchor_waiting;
       // A frame's panels are laid out around the caption of the frame before (its height decides
       // theirs), so a caption that just got its last value is written one frame later, once the
       // layout has caught up (else the clip check saw last frame's taller content).

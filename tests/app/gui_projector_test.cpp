@@ -516,7 +516,8 @@ TEST_P(GuiProjectorExport, NoStepCutsText) {
     }
     for (const auto& e : step["expect"])
       EXPECT_TRUE(e["ok"].get<bool>()) << c.lang << " " << c.window << " " << c.ui_scale << "x, step " << n << ": '"
-                                       << e["expect"].get<std::string>() << "' is not met (the value is " << e["value"] << ")";
+                                       << e["expect"].get<std::string>() << "' is not met (the value is " << e["value"]
+                                       << ", at cycle " << step["picture"]["cycle"] << ")";
   }
   EXPECT_GE(steps.size(), 12u) << r.output;
 }

@@ -193,13 +193,7 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
   }
   auto labelled_matrix = [&](const std::string& label, CellGridRenderer& renderer, const std::vector<std::uint8_t>& cells) {
     ImGui::BeginGroup();
-    if (show_labels) {
-      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + half);
-      ImGui::PushStyleColor(ImGuiCol_Text, colour_simulated());
-      text_wrapped(label);
-      ImGui::PopStyleColor();
-      ImGui::PopTextWrapPos();
-    }
+    if (show_labels) wrapped_text(colour_simulated(), label, ImGui::GetCursorPosX() + half);
     if (side_labels) {
       ImGui::TextColored(colour_simulated(), "%s", label.c_str());
       ImGui::SameLine(0, 0);

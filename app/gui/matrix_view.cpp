@@ -123,36 +123,48 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
   }
   const auto shape = s->config().shape;
   const long long total = static_cast<long long>(shape.m) * shape.n;
-  // C at 2048² is 4 M cells a side: encoded and uploaded only when the cycle moved.
-  const bool fresh = session.generation() != encoded_generation_ || s->cycle() != encoded_cycle_;
-  if (fresh) {
+  // The C of each worker the panels show: a step on the CPU alone has no use for the GPU's empty
+  // C, nor a step on waves for the CPU's (at 1920x1080 each was a 256 px square, half of the
+  // column). With neither worker on screen (the dot-product step), both.
+  const bool gpu_c = show_gpu_c || !show_cpu_c;
+  const bool cpu_c = show_cpu_c || !show_gpu_c;
+  // C at 2048² is 4 M cells a side: encoded and uploaded only when the cycle moved, and only the
+  // matrices drawn (each remembers what it holds, so one shown again later is brought up to date).
+  const Encoded now{session.generation(), s->cycle()};
+  const bool gpu_fresh = gpu_c && gpu_encoded_ != now;
+  const bool cpu_fresh = cpu_c && cpu_encoded_ != now;
+  if (gpu_fresh) {
     gpu_cells_.resize(total);
-    cpu_cells_.resize(total);
     encode_gpu_matrix(*s, gpu_cells_);
-    encode_cpu_matrix(*s, cpu_cells_);
-    encoded_generation_ = session.generation();
-    encoded_cycle_ = s->cycle();
+    gpu_encoded_ = now;
   }
-  const float half = (ImGui::GetContentRegionAvail().x - 8) / 2;
+  if (cpu_fresh) {
+    cpu_cells_.resize(total);
+    encode_cpu_matrix(*s, cpu_cells_);
+    cpu_encoded_ = now;
+  }
+  const int count = gpu_c && cpu_c ? 2 : 1;
   const float full = ImGui::GetContentRegionAvail().x;
+  const float col_w = count == 2 ? (full - 8) / 2 : full;
   const std::string gpu_done = fmt::format("{:.1f}", 100.0 * s->c_done_count() / total);
   const std::string cpu_done = fmt::format("{:.2f}", 100.0 * s->cpu_cells_done() / total);
   auto gpu_label = TF("matrix.gpu_c", gpu_done);
   auto cpu_label = TF("matrix.cpu_c", cpu_done);
   const char* note = T("matrix.colour_note");
-  // Each label on one line of its half: "GPU's C: 25.8 %", else "GPU 25.8%", else "GPU". Wrapped,
+  // Each label on one line of its column: "GPU's C: 25.8 %", else "GPU 25.8%", else "GPU". Wrapped,
   // ImGui broke them after a full stop ("CPU's C: 0." / "00 %"). The note wraps inside the
   // panel; the matrices get the height that is left.
   const float spacing = ImGui::GetStyle().ItemSpacing.y;
   const float line = ImGui::GetTextLineHeight();
   const auto widest = [&] {
-    return std::max(ImGui::CalcTextSize(gpu_label.c_str()).x, ImGui::CalcTextSize(cpu_label.c_str()).x);
+    return std::max(gpu_c ? ImGui::CalcTextSize(gpu_label.c_str()).x : 0.0f,
+                    cpu_c ? ImGui::CalcTextSize(cpu_label.c_str()).x : 0.0f);
   };
-  if (widest() > half) {
+  if (widest() > col_w) {
     gpu_label = TF("matrix.gpu_c_brief", gpu_done);
     cpu_label = TF("matrix.cpu_c_brief", cpu_done);
   }
-  if (widest() > half) {
+  if (widest() > col_w) {
     gpu_label = "GPU";
     cpu_label = "CPU";
   }
@@ -163,52 +175,70 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
   const float room = ImGui::GetContentRegionAvail().y;
   const float min_box = 2 * line;
   const bool show_note = room - label_h - note_h - 3 * spacing >= min_box;
-  const bool show_labels = room - label_h - 2 * spacing >= min_box;
+  bool show_labels = room - label_h - 2 * spacing >= min_box;
   // Wide and short (a lesson step's strip beside the chip, 2x text on 720 lines): each label left
   // of its matrix rather than none at all, with the percentage where it leaves the matrix room.
   bool side_labels = false;
   float side_w = 0;
   if (!show_labels) {
     const auto label_w = [&] { return widest() + ImGui::GetStyle().ItemSpacing.x; };
-    if (half - label_w() < min_box) {
+    if (col_w - label_w() < min_box) {
       gpu_label = "GPU";
       cpu_label = "CPU";
     }
     side_w = label_w();
-    side_labels = half - side_w >= min_box && room >= line;
+    side_labels = col_w - side_w >= min_box && room >= line;
   }
   float box_h = std::max(8.0f, room - (show_labels ? label_h + spacing : 0) - (show_note ? note_h + spacing : 0) - spacing);
   // Wide and short (2x text on 720 lines with no chip beside: the dot-product step), the matrices
-  // are as tall as the room lets them and leave most of each half empty: the note goes to the
-  // right of the CPU's matrix where it fits there, and the matrices take its line (98 -> 132 px).
+  // are as tall as the room lets them and leave most of each column empty: the note goes to the
+  // right of the last matrix where it fits there, and the matrices take its line (98 -> 132 px).
   float note_beside_w = 0;
   if (show_labels && !side_labels) {
     const float tall_h = std::max(8.0f, room - label_h - 2 * spacing);
-    const float drawn_w = matrix_width(shape.m, shape.n, ImVec2(half, tall_h), highlight_cell);
-    const float free_w = half - std::max(drawn_w, widest()) - ImGui::GetStyle().ItemSpacing.x;
+    const float drawn_w = matrix_width(shape.m, shape.n, ImVec2(col_w, tall_h), highlight_cell);
+    const float free_w = col_w - std::max(drawn_w, widest()) - ImGui::GetStyle().ItemSpacing.x;
     if (free_w >= 6 * line && wrapped_text_size(note, free_w).y <= tall_h) {
       box_h = tall_h;
       note_beside_w = free_w;
     }
   }
-  auto labelled_matrix = [&](const std::string& label, CellGridRenderer& renderer, const std::vector<std::uint8_t>& cells) {
+  // Still wide and short, the label's line above the matrix is height the matrix lacks: beside
+  // it, where that draws C larger (one C at 2x text on 720 lines beside the chip: 76 -> 115 px).
+  if (show_labels && note_beside_w == 0) {
+    const float beside_w = widest() + ImGui::GetStyle().ItemSpacing.x;
+    const float beside_h = std::max(8.0f, room - (show_note ? note_h + spacing : 0) - spacing);
+    const auto side = [&](float w, float h) { return matrix_geometry(shape.m, shape.n, ImVec2(w, h), highlight_cell).scale; };
+    if (col_w - beside_w >= min_box && side(col_w - beside_w, beside_h) > 1.05f * side(col_w, box_h)) {
+      show_labels = false;
+      side_labels = true;
+      side_w = beside_w;
+      box_h = beside_h;
+    }
+  }
+  shown_count = count;
+  side_px = 0;
+  auto labelled_matrix = [&](const std::string& label, CellGridRenderer& renderer, const std::vector<std::uint8_t>& cells,
+                             bool fresh) {
     ImGui::BeginGroup();
-    if (show_labels) wrapped_text(colour_simulated(), label, ImGui::GetCursorPosX() + half);
+    if (show_labels) wrapped_text(colour_simulated(), label, ImGui::GetCursorPosX() + col_w);
     if (side_labels) {
       ImGui::TextColored(colour_simulated(), "%s", label.c_str());
       ImGui::SameLine(0, 0);
       ImGui::SetCursorPosX(ImGui::GetCursorPosX() + side_w - ImGui::CalcTextSize(label.c_str()).x);
     }
-    const float box_w = side_labels ? half - side_w : half;
-    const auto drawn = draw_matrix(renderer, fresh ? &cells : nullptr, shape.m, shape.n, ImVec2(box_w, box_h), highlight_cell);
+    const float box_w = side_labels ? col_w - side_w : col_w;
+    const ImVec2 box(box_w, box_h);
+    const auto drawn = draw_matrix(renderer, fresh ? &cells : nullptr, shape.m, shape.n, box, highlight_cell);
+    side_px = std::max(side_px, matrix_geometry(shape.m, shape.n, box, highlight_cell).scale * shape.n);
     highlight_drawn.row_px = std::max(highlight_drawn.row_px, drawn.row_px);
     highlight_drawn.col_px = std::max(highlight_drawn.col_px, drawn.col_px);
     highlight_drawn.cell_px = std::max(highlight_drawn.cell_px, drawn.cell_px);
     ImGui::EndGroup();
   };
-  labelled_matrix(gpu_label, gpu_renderer_, gpu_cells_);
-  ImGui::SameLine(half + 8);
-  labelled_matrix(cpu_label, cpu_renderer_, cpu_cells_);
+  if (gpu_c) labelled_matrix(gpu_label, gpu_renderer_, gpu_cells_, gpu_fresh);
+  if (count == 2) ImGui::SameLine(col_w + 8);
+  if (cpu_c) labelled_matrix(cpu_label, cpu_renderer_, cpu_cells_, cpu_fresh);
   if (note_beside_w > 0) {
     // Level with the matrices, under the labels: a group, as a cursor moved down within the
     // line would count the move twice in the line's height (ImGui 1.86) and overflow the panel.

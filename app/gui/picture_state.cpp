@@ -43,6 +43,8 @@ nlohmann::json picture_counts(const SimulationPanel& sim, const RealRunView& rea
     c["highlight_row_px"] = h.row_px;
     c["highlight_col_px"] = h.col_px;
     c["highlight_cell_px"] = h.cell_px;
+    c["matrices_drawn"] = sim.matrix_view.shown_count;
+    c["matrix_px"] = static_cast<int>(sim.matrix_view.side_px);
   }
   if (c["drawn_chip"] == 1) {
     c["highlight_outlines"] = sim.gpu_view.outlines.drawn;

@@ -321,6 +321,8 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
       const float matrix_w = across ? side_w - cpu_w - 8 : side_w;
       const float matrix_h = across ? cpu_h : main_h - inspector_h - cpu_h - 8;
       matrix_rect = rect_here(ImVec2(matrix_w, matrix_h));
+      matrix_view.show_gpu_c = show.gpu;
+      matrix_view.show_cpu_c = show.cpu;
       matrix_view.draw(session, ImVec2(matrix_w, matrix_h));
     }
     if (inspector) {

@@ -42,6 +42,8 @@ const std::vector<ExpectationName>& expectation_names() {
         {"highlight_row_px", "height in pixels of the highlighted row of A (0: none drawn)"},
         {"highlight_col_px", "width in pixels of the highlighted column of B (0: none drawn)"},
         {"highlight_cell_px", "side in pixels of the highlighted cell of C (0: none drawn)"},
+        {"matrices_drawn", "matrices of C drawn: the GPU's and the CPU's, or the one whose worker is shown"},
+        {"matrix_px", "width in pixels of the widest matrix of C drawn"},
         {"highlight_outlines", "warp and SM outlines drawn in the chip view"},
         {"highlight_outlines_covering", "of them, outlines drawn over what they point at"},
         {"labels_on_background", "SM and warp names the chip view drew on the window's background"},

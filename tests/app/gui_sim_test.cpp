@@ -263,8 +263,8 @@ TEST_F(GuiSim, ASmallWindowCutsNoText) {
 // whose draw list held only the grid's GL callback was dropped by ImGui, so at 1280x720 with 1.5x
 // text the view was empty. At 1920x1080 with 2x text the labels' two lines did not fit either;
 // they take one line there now ("GPU 0.0%").
-// A lesson step's short strip beside the chip (step 5 at 1280x720 with 2x text) puts "GPU" and
-// "CPU" left of their matrices instead.
+// A lesson step's short strip beside the chip (step 5 at 1280x720 with 2x text, where the step
+// shows the GPU's C alone) puts its label left of the matrix instead.
 TEST_F(GuiSim, TheMatricesShowWhereTheirLabelsDoNotFit) {
   const auto labelled = [](const nlohmann::json& state) {
     int n = 0;
@@ -286,6 +286,14 @@ TEST_F(GuiSim, TheMatricesShowWhereTheirLabelsDoNotFit) {
     ASSERT_EQ(f.exit_code, 0) << f.output;
     const auto& matrix = f.state["regions"]["matrix"];
     ASSERT_GT(matrix[3].get<float>(), 0) << size;
+    const bool step = std::string(size).find("--step") != std::string::npos;
+    if (step) {
+      // One C, named, at least 100 px a side (76 with its label above it).
+      EXPECT_GT(f.count(matrix, kPending, 3, 0.0f, 1.0f), 100 * 100) << size;
+      EXPECT_GE(f.state["picture"]["matrix_px"].get<int>(), 100) << size;
+      EXPECT_EQ(labelled(f.state), 1) << size;
+      continue;
+    }
     // Both halves: C not yet done, in the pending colour, a square of at least 40 px a side each.
     EXPECT_GT(f.count(matrix, kPending, 3, 0.0f, 0.5f), 40 * 40) << size;
     EXPECT_GT(f.count(matrix, kPending, 3, 0.5f, 1.0f), 40 * 40) << size;
@@ -319,6 +327,49 @@ TEST_F(GuiSim, TheDotProductStepGivesTheMatricesTheNotesLine) {
       EXPECT_EQ(f.state["frames_cut"]["count"], 0) << lang << " " << size;
     }
   }
+}
+
+// The matrix view shows the C of each worker on screen: the CPU's step (cores and matrix) only
+// the CPU's C, the waves step (chip, matrix, timeline) only the GPU's, the free window (both
+// workers) and the dot-product step (neither) both. At 1920x1080 the waves step's C was a 256 px
+// square beside a CPU's C at 0.00 %, the column's lower half empty.
+TEST_F(GuiSim, TheMatrixShowsTheCOfTheWorkersOnScreen) {
+  struct Case {
+    const char* args;
+    int matrices;
+    const char* label;  // the one matrix's label's start; nullptr with two
+    int least_px;
+  };
+  const std::string lesson = "--lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS "/lessons/gpu-story.";
+  const std::vector<Case> cases = {
+      {"en.toml --step 1", 1, "CPU's C: ", 600},
+      {"ko.toml --step 1", 1, "CPU의 C: ", 600},
+      {"en.toml --step 5", 1, "GPU's C: ", 480},
+      {"ko.toml --step 5", 1, "GPU의 C: ", 480},
+      {"en.toml --step 3", 2, nullptr, 600},
+  };
+  const auto check = [](const Frame& f, const std::string& what, int matrices, const char* label, int least_px) {
+    ASSERT_EQ(f.exit_code, 0) << f.output;
+    EXPECT_EQ(f.state["picture"]["matrices_drawn"], matrices) << what;
+    EXPECT_GE(f.state["picture"]["matrix_px"].get<int>(), least_px) << what;
+    std::vector<std::string> labels;
+    for (const auto& t : f.state["clipped_text"]["drawn"]) {
+      const std::string text = t["text"];
+      for (const char* start : {"GPU's C: ", "CPU's C: ", "GPU의 C: ", "CPU의 C: "})
+        if (text.rfind(start, 0) == 0) labels.push_back(text);
+    }
+    ASSERT_EQ(static_cast<int>(labels.size()), matrices) << what << ": each matrix named";
+    if (label) {
+      EXPECT_EQ(labels[0].rfind(label, 0), 0u) << what << ": " << labels[0];
+    }
+    EXPECT_EQ(f.state["clipped_text"]["count"], 0) << what;
+  };
+  for (const auto& c : cases) {
+    const Frame f{ws::test_support::run_window("sim_matrix_workers", "--frames 3 --no-run --print-state --window 1920x1080 " + lesson + c.args)};
+    check(f, c.args, c.matrices, c.label, c.least_px);
+  }
+  const Frame free{ws::test_support::run_window("sim_matrix_workers", "--frames 3 --no-run --print-state --window 1920x1080 --size 128 --cycle 0")};
+  check(free, "the free window", 2, nullptr, 180);
 }
 
 // Zoomed in, each SM is named above it and each warp beside its row, on the window's background:

@@ -116,6 +116,8 @@ MatrixView::HighlightReport draw_matrix(CellGridRenderer& renderer, const std::v
 void MatrixView::draw(const SimSession& session, ImVec2 size) {
   ImGui::BeginChild("matrix_view", size, false, ImGuiWindowFlags_NoScrollbar);
   highlight_drawn = {};
+  shown_count = 0;
+  side_px = 0;
   const sim::Simulation* s = session.simulation();
   if (!s || !gpu_renderer_.ready()) {
     ImGui::EndChild();
@@ -204,7 +206,7 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
     }
   }
   // Still wide and short, the label's line above the matrix is height the matrix lacks: beside
-  // it, where that draws C larger (one C at 2x text on 720 lines beside the chip: 76 -> 115 px).
+  // it, where that draws C larger (one C at 2x text on 720 lines beside the chip: 76 -> 118 px).
   if (show_labels && note_beside_w == 0) {
     const float beside_w = widest() + ImGui::GetStyle().ItemSpacing.x;
     const float beside_h = std::max(8.0f, room - (show_note ? note_h + spacing : 0) - spacing);
@@ -217,7 +219,6 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
     }
   }
   shown_count = count;
-  side_px = 0;
   auto labelled_matrix = [&](const std::string& label, CellGridRenderer& renderer, const std::vector<std::uint8_t>& cells,
                              bool fresh) {
     ImGui::BeginGroup();

@@ -93,13 +93,20 @@ void GflopsHistory::draw(float height) {
     ImGui::Dummy(ImVec2(width, height));
     return;
   }
-  // Whole decades, so the gridlines read as 1, 10, 100, ... GFLOP/s.
-  const float lo_dec = std::floor(std::log10(lo));
-  const float hi_dec = std::max(lo_dec + 1, std::ceil(std::log10(hi)));
+  // Whole decades, so the gridlines read as 1, 10, 100, ... GFLOP/s, with a fifth of a decade
+  // clear below the slowest point and above the fastest: a lone run at 102 GFLOP/s sat on the
+  // plot's bottom edge, under the "100" label, as if it were off the chart.
+  constexpr float kClearDecades = 0.2f;
+  const float lo_dec = std::floor(std::log10(lo) - kClearDecades);
+  const float hi_dec = std::max(lo_dec + 1, std::ceil(std::log10(hi) + kClearDecades));
   const float pad = 4;
   auto y_of = [&](float v) {
     const float t = (std::log10(v) - lo_dec) / (hi_dec - lo_dec);
     return origin.y + plot_h - pad - t * (plot_h - 2 * pad);
+  };
+  drawn.edge_margin_px = plot_h;
+  const auto note_margin = [&](float y) {
+    drawn.edge_margin_px = std::min(drawn.edge_margin_px, std::min(y - origin.y, origin.y + plot_h - y));
   };
   // Labelled decades from the top down, each above its gridline, or below it where above runs out
   // of the plot or into the label before; a decade with no room for its label gets no gridline
@@ -129,6 +136,7 @@ void GflopsHistory::draw(float height) {
     const std::size_t offset = longest - pts.size();  // newest points line up on the right
     for (std::size_t i = 0; i < pts.size(); ++i) {
       const ImVec2 p(x_of(offset + i), y_of(pts[i]));
+      note_margin(p.y);
       if (i > 0) draw->AddLine(ImVec2(x_of(offset + i - 1), y_of(pts[i - 1])), p, colour, stroke);
       draw->AddCircleFilled(p, dot_r, colour);
     }
@@ -136,6 +144,7 @@ void GflopsHistory::draw(float height) {
   const ImU32 elsewhere = ImGui::ColorConvertFloat4ToU32(colour_elsewhere());
   for (const Reference* r : shown) {
     const float y = y_of(static_cast<float>(r->gflops));
+    note_margin(y);
     for (float x = x0; x < x1; x += 12) draw->AddLine(ImVec2(x, y), ImVec2(std::min(x + 7, x1), y), elsewhere, stroke);
   }
   ImGui::Dummy(ImVec2(width, plot_h));

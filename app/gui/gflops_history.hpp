@@ -33,6 +33,7 @@ class GflopsHistory {
   struct Drawn {
     int references_shown = 0, references_left_out = 0;
     float plot_px = 0;
+    float edge_margin_px = 0;  // the least distance of a point or dashed line from the plot's top or bottom
   };
   Drawn drawn;
 

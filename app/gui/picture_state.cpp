@@ -38,6 +38,7 @@ nlohmann::json picture_counts(const SimulationPanel& sim, const RealRunView& rea
   c["history_references_shown"] = real.history.drawn.references_shown;
   c["history_references_left_out"] = real.history.drawn.references_left_out;
   c["history_plot_px"] = real.history.drawn.plot_px;
+  c["history_edge_margin_px"] = real.history.drawn.edge_margin_px;
   if (c["drawn_matrix"] == 1) {
     const auto& h = sim.matrix_view.highlight_drawn;
     c["highlight_row_px"] = h.row_px;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <tuple>
@@ -215,6 +216,32 @@ TEST(GuiMeasured, TheChartDrawsTheKernelsRunHereAndTheFastestMeasuredElsewhere) 
     said = said || t["text"].get<std::string>().find("12 more runs measured elsewhere: in the table above") != std::string::npos;
   EXPECT_TRUE(said) << "the chart does not say that the table lists the rest";
   EXPECT_TRUE(run.state["clipped_text"]["scrolling"].empty()) << run.state["clipped_text"]["scrolling"].dump();
+}
+
+// A run near a whole decade (102 GFLOP/s, the Xeon's cpu-parallel at 1024³) sat on the plot's
+// bottom edge, under the "100" label: the decades now leave a fifth of a decade clear each side,
+// so a line at 100.5 GFLOP/s is drawn well inside the plot.
+TEST(GuiMeasured, APointNearADecadeIsDrawnInsideThePlot) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  std::ifstream in(WARPSCOPE_ASSETS_DIR_FOR_TESTS "/measured/h200/h200-1024.json");
+  nlohmann::json bench = nlohmann::json::parse(in);
+  nlohmann::json kept;
+  for (auto& r : bench["results"])
+    if (r["kernel"] == "cublas") kept = r;
+  ASSERT_TRUE(kept.is_object());
+  kept["gflops"] = 100.5;
+  bench["results"] = nlohmann::json::array({kept});
+  const std::filesystem::path file = std::filesystem::path(testing::TempDir()) / "near-a-decade.json";
+  std::ofstream(file) << bench.dump();
+  const WindowRun run = run_window("measured_near_decade", "--frames 3 --window 1920x1080 --no-run --print-state "
+                                                            "--size 1024 --keys C --measured " + file.string());
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_TRUE(run.state.is_object()) << run.output;
+  const auto& picture = run.state["picture"];
+  ASSERT_EQ(picture["history_references_shown"], 1);
+  const double plot = picture["history_plot_px"].get<double>();
+  ASSERT_GE(plot, 5 * 13.0);
+  EXPECT_GE(picture["history_edge_margin_px"].get<double>(), 0.1 * plot) << "plot " << plot << " px";
 }
 
 // Outside clean mode the controls take the room: at 1920x1080 the chart's legend ran under the

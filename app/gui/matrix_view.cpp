@@ -172,52 +172,57 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
   }
   const float label_h = line;
   const float note_h = wrapped_text_size(note, full).y;
-  // In a panel too short for all of it (2x text on a 720-line screen) the note goes first, then
-  // the labels above the matrices: whole lines left out, never half of one cut off.
+  // Where the labels and the colour note go: each label above its matrix or left of it (a wide,
+  // short strip), the note under the matrices, right of the last one (the matrices then take its
+  // line: the dot-product step at 2x text on 720 lines, 98 -> 132 px), or left out; whole lines
+  // left out, never half of one cut off. Of the layouts that fit, the one that draws C largest,
+  // labels above on a near tie (one C beside the chip at 2x text: 76 -> 118 px on 720 lines with
+  // its label beside it).
   const float room = ImGui::GetContentRegionAvail().y;
   const float min_box = 2 * line;
-  const bool show_note = room - label_h - note_h - 3 * spacing >= min_box;
-  bool show_labels = room - label_h - 2 * spacing >= min_box;
-  // Wide and short (a lesson step's strip beside the chip, 2x text on 720 lines): each label left
-  // of its matrix rather than none at all, with the percentage where it leaves the matrix room.
-  bool side_labels = false;
-  float side_w = 0;
-  if (!show_labels) {
-    const auto label_w = [&] { return widest() + ImGui::GetStyle().ItemSpacing.x; };
-    if (col_w - label_w() < min_box) {
-      gpu_label = "GPU";
-      cpu_label = "CPU";
-    }
-    side_w = label_w();
-    side_labels = col_w - side_w >= min_box && room >= line;
-  }
-  float box_h = std::max(8.0f, room - (show_labels ? label_h + spacing : 0) - (show_note ? note_h + spacing : 0) - spacing);
-  // Wide and short (2x text on 720 lines with no chip beside: the dot-product step), the matrices
-  // are as tall as the room lets them and leave most of each column empty: the note goes to the
-  // right of the last matrix where it fits there, and the matrices take its line (98 -> 132 px).
-  float note_beside_w = 0;
-  if (show_labels && !side_labels) {
-    const float tall_h = std::max(8.0f, room - label_h - 2 * spacing);
-    const float drawn_w = matrix_width(shape.m, shape.n, ImVec2(col_w, tall_h), highlight_cell);
-    const float free_w = col_w - std::max(drawn_w, widest()) - ImGui::GetStyle().ItemSpacing.x;
+  const float gap_x = ImGui::GetStyle().ItemSpacing.x;
+  struct Layout {
+    bool labels = false, labels_beside = false, note_below = false;
+    float side_w = 0, box_h = 0, note_beside_w = 0, scale = -1;  // scale -1: does not fit
+  };
+  const auto plan = [&](bool beside) {
+    Layout l;
+    l.labels = true;
+    l.labels_beside = beside;
+    l.side_w = beside ? widest() + gap_x : 0;
+    const float box_w = col_w - l.side_w;
+    const float tall_h = room - (beside ? 0 : label_h + spacing) - spacing;
+    // A label beside needs only its own line's height: in the shortest strips the matrices are
+    // no taller than the label, and still named.
+    if (box_w < min_box || tall_h < (beside ? line - spacing : min_box)) return l;
+    const float drawn_w = matrix_width(shape.m, shape.n, ImVec2(box_w, tall_h), highlight_cell);
+    const float free_w = box_w - std::max(drawn_w, beside ? 0.0f : widest()) - gap_x;
     if (free_w >= 6 * line && wrapped_text_size(note, free_w).y <= tall_h) {
-      box_h = tall_h;
-      note_beside_w = free_w;
+      l.note_beside_w = free_w;
+      l.box_h = tall_h;
+    } else if (tall_h - note_h - spacing >= min_box) {
+      l.note_below = true;
+      l.box_h = tall_h - note_h - spacing;
+    } else {
+      l.box_h = std::max(8.0f, tall_h);
     }
+    l.scale = matrix_geometry(shape.m, shape.n, ImVec2(box_w, l.box_h), highlight_cell).scale;
+    return l;
+  };
+  Layout layout = plan(false);
+  if (layout.scale < 0 && col_w - (widest() + gap_x) < min_box) {
+    // No line for the labels above, nor the width for them whole beside: "GPU" and "CPU".
+    gpu_label = "GPU";
+    cpu_label = "CPU";
   }
-  // Still wide and short, the label's line above the matrix is height the matrix lacks: beside
-  // it, where that draws C larger (one C at 2x text on 720 lines beside the chip: 76 -> 118 px).
-  if (show_labels && note_beside_w == 0) {
-    const float beside_w = widest() + ImGui::GetStyle().ItemSpacing.x;
-    const float beside_h = std::max(8.0f, room - (show_note ? note_h + spacing : 0) - spacing);
-    const auto side = [&](float w, float h) { return matrix_geometry(shape.m, shape.n, ImVec2(w, h), highlight_cell).scale; };
-    if (col_w - beside_w >= min_box && side(col_w - beside_w, beside_h) > 1.05f * side(col_w, box_h)) {
-      show_labels = false;
-      side_labels = true;
-      side_w = beside_w;
-      box_h = beside_h;
-    }
+  if (const Layout beside = plan(true); beside.scale > 1.05f * layout.scale) layout = beside;
+  if (layout.scale < 0) {
+    layout = {};
+    layout.box_h = std::max(8.0f, room - spacing);
   }
+  const bool show_labels = layout.labels && !layout.labels_beside;
+  const bool side_labels = layout.labels && layout.labels_beside;
+  const float side_w = layout.side_w, box_h = layout.box_h, note_beside_w = layout.note_beside_w;
   shown_count = count;
   auto labelled_matrix = [&](const std::string& label, CellGridRenderer& renderer, const std::vector<std::uint8_t>& cells,
                              bool fresh) {
@@ -245,10 +250,10 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
     // line would count the move twice in the line's height (ImGui 1.86) and overflow the panel.
     ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::Dummy(ImVec2(1, label_h));
+    if (show_labels) ImGui::Dummy(ImVec2(1, label_h));
     wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), note, ImGui::GetCursorPosX() + note_beside_w);
     ImGui::EndGroup();
-  } else if (show_note) {
+  } else if (layout.note_below) {
     wrapped_text(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), note);
   }
   ImGui::EndChild();

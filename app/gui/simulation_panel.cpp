@@ -307,6 +307,11 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
     // left three lines.
     if (show.cpu && show.matrix && !across)
       cpu_h = std::max(cpu_h, std::min(cpu_min, main_h - inspector_h - 8 - 3 * ImGui::GetTextLineHeightWithSpacing()));
+    // Side by side, the cores' "simulated: ..." label and the matrix's "CPU's C: ..." are the same
+    // amber on one line: 8 px apart at 2x text they read as one sentence ("... Xeon Processor CPU's
+    // C: 0.54 %"). A text line's height apart they read as two; the gap comes out of the matrix's
+    // share, as the cores' cards need all of theirs to name their parts at 2x text on 720 lines.
+    const float across_gap = std::max(8.0f, std::floor(ImGui::GetTextLineHeight()));
     const float cpu_w = across ? std::floor((side_w - 8) * 0.55f) : side_w;
     if (show.cpu) {
       cpu_rect = rect_here(ImVec2(cpu_w, cpu_h));
@@ -315,10 +320,10 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
         selected_core = clicked;
         gpu_view.selection = {};
       }
-      if (across) ImGui::SameLine(0, 8);
+      if (across) ImGui::SameLine(0, across_gap);
     }
     if (show.matrix) {
-      const float matrix_w = across ? side_w - cpu_w - 8 : side_w;
+      const float matrix_w = across ? side_w - cpu_w - across_gap : side_w;
       const float matrix_h = across ? cpu_h : main_h - inspector_h - cpu_h - 8;
       matrix_rect = rect_here(ImVec2(matrix_w, matrix_h));
       matrix_view.show_gpu_c = show.gpu;

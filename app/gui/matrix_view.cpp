@@ -38,10 +38,16 @@ float matrix_width(int m, int n, ImVec2 box, MatrixView::Cell highlight) {
   return g.inset + n * g.scale;
 }
 
+// What draw_matrix drew: C's side in pixels, and the highlight's sizes.
+struct DrawnMatrix {
+  float side_px = 0;
+  MatrixView::HighlightReport highlight;
+};
+
 // Draws C (m x n) in `box`. With a highlighted cell, A (m x k, left) and B (k x n, above) are drawn
 // beside it as outlines with row `row` of A and column `col` of B filled: the dot product that
 // makes that cell. Their k side is a fixed strip (A and B have no per-cell state to show).
-MatrixView::HighlightReport draw_matrix(CellGridRenderer& renderer, const std::vector<std::uint8_t>* fresh_cells,
+DrawnMatrix draw_matrix(CellGridRenderer& renderer, const std::vector<std::uint8_t>* fresh_cells,
                                         int m, int n, ImVec2 box, MatrixView::Cell highlight) {
   GridLayout layout;
   layout.blocks = 1;
@@ -61,7 +67,8 @@ MatrixView::HighlightReport draw_matrix(CellGridRenderer& renderer, const std::v
   const ImVec2 c0(at.x + inset, at.y + inset);
   ImGui::SetCursorScreenPos(c0);
   renderer.draw(ImVec2(std::max(1.0f, n * scale), std::max(1.0f, m * scale)), view);
-  MatrixView::HighlightReport report;
+  DrawnMatrix report;
+  report.side_px = n * scale;
   if (!operands) return report;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 white = IM_COL32(255, 255, 255, 255), rim = IM_COL32(0, 0, 0, 255);
@@ -105,9 +112,9 @@ MatrixView::HighlightReport draw_matrix(CellGridRenderer& renderer, const std::v
     const float x = band_at_start ? b1.x - 2 - letter.x : b0.x + 2;
     dl->AddText(ImVec2(x, b0.y + (strip - letter.y) / 2), white, "B");
   }
-  report.row_px = r1.y - r0.y;
-  report.col_px = k1.x - k0.x;
-  report.cell_px = side;
+  report.highlight.row_px = r1.y - r0.y;
+  report.highlight.col_px = k1.x - k0.x;
+  report.highlight.cell_px = side;
   return report;
 }
 
@@ -243,12 +250,12 @@ void MatrixView::draw(const SimSession& session, ImVec2 size) {
       ImGui::SetCursorPosX(ImGui::GetCursorPosX() + side_w - ImGui::CalcTextSize(label.c_str()).x);
     }
     const float box_w = side_labels ? col_w - side_w : col_w;
-    const ImVec2 box(box_w, box_h);
-    const auto drawn = draw_matrix(renderer, fresh ? &cells : nullptr, shape.m, shape.n, box, highlight_cell);
-    side_px = std::max(side_px, matrix_geometry(shape.m, shape.n, box, highlight_cell).scale * shape.n);
-    highlight_drawn.row_px = std::max(highlight_drawn.row_px, drawn.row_px);
-    highlight_drawn.col_px = std::max(highlight_drawn.col_px, drawn.col_px);
-    highlight_drawn.cell_px = std::max(highlight_drawn.cell_px, drawn.cell_px);
+    const auto drawn =
+        draw_matrix(renderer, fresh ? &cells : nullptr, shape.m, shape.n, ImVec2(box_w, box_h), highlight_cell);
+    side_px = std::max(side_px, drawn.side_px);
+    highlight_drawn.row_px = std::max(highlight_drawn.row_px, drawn.highlight.row_px);
+    highlight_drawn.col_px = std::max(highlight_drawn.col_px, drawn.highlight.col_px);
+    highlight_drawn.cell_px = std::max(highlight_drawn.cell_px, drawn.highlight.cell_px);
     ImGui::EndGroup();
   };
   if (gpu_c) labelled_matrix(gpu_label, gpu_renderer_, gpu_cells_, gpu_fresh);

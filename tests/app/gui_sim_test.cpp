@@ -372,6 +372,25 @@ TEST_F(GuiSim, TheMatrixShowsTheCOfTheWorkersOnScreen) {
   check(free, "the free window", 2, nullptr, 180);
 }
 
+// The CPU step at 2x text on 720 lines: with its label beside it the cores' C would be 213 px but
+// the colour note would go; with the label above, 171 px and the note beside C. A note kept at
+// three quarters of C's size or more wins, so the colours stay explained.
+TEST_F(GuiSim, ALabelBesideCDoesNotDisplaceTheColourNote) {
+  for (const char* lang : {"en", "ko"}) {
+    const Frame f{ws::test_support::run_window(
+        "sim_matrix_note", std::string("--frames 3 --no-run --print-state --window 1280x720 --ui-scale 2 --lesson " WARPSCOPE_ASSETS_DIR_FOR_TESTS
+                                       "/lessons/gpu-story.") + lang + ".toml --step 1")};
+    ASSERT_EQ(f.exit_code, 0) << f.output;
+    EXPECT_EQ(f.state["picture"]["matrices_drawn"], 1) << lang;
+    EXPECT_GE(f.state["picture"]["matrix_px"].get<int>(), 120) << lang;
+    const std::string note = std::string(lang) == "en" ? "colour: the SM or core that finished the cell" : "색: 그 칸을 끝낸 SM 또는 코어";
+    bool drawn = false;
+    for (const auto& t : f.state["clipped_text"]["drawn"]) drawn = drawn || t["text"] == note;
+    EXPECT_TRUE(drawn) << lang << ": the colour note is drawn";
+    EXPECT_EQ(f.state["clipped_text"]["count"], 0) << lang;
+  }
+}
+
 // Zoomed in, each SM is named above it and each warp beside its row, on the window's background:
 // in the theme's ink there. They were near-white with a shadow, white on white in the light theme.
 TEST_F(GuiSim, TheChipsLabelsOnTheBackgroundReadInBothThemes) {

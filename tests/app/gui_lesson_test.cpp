@@ -350,7 +350,8 @@ TEST_F(GuiLesson, TheGenerationsNoteNamesTheColourTheThemeDraws) {
 // caption's size; at 2x text on 720 lines it still shrinks so every row stays in sight.
 TEST_F(GuiLesson, TheGenerationsStepGrowsTheTableWhereThereIsRoom) {
   for (const char* lang : {"en", "ko"}) {
-    const std::string step = "--lesson " + lessons + "/gpu-story." + lang + ".toml --step 21 --size 64 ";
+    // The step shows no chip, so nothing waits for its simulation (--no-wait): 10 s a window here.
+    const std::string step = "--lesson " + lessons + "/gpu-story." + lang + ".toml --step 21 --size 64 --no-wait ";
     const auto big = state_of(step + "--window 1920x1080");
     ASSERT_TRUE(big["generations"]["shown"].get<bool>()) << lang;
     EXPECT_GE(big["generations"]["font_scale"].get<double>(), 1.4) << lang;

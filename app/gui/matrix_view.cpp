@@ -47,8 +47,8 @@ struct DrawnMatrix {
 // Draws C (m x n) in `box`. With a highlighted cell, A (m x k, left) and B (k x n, above) are drawn
 // beside it as outlines with row `row` of A and column `col` of B filled: the dot product that
 // makes that cell. Their k side is a fixed strip (A and B have no per-cell state to show).
-DrawnMatrix draw_matrix(CellGridRenderer& renderer, const std::vector<std::uint8_t>* fresh_cells,
-                                        int m, int n, ImVec2 box, MatrixView::Cell highlight) {
+DrawnMatrix draw_matrix(CellGridRenderer& renderer, const std::vector<std::uint8_t>* fresh_cells, int m, int n,
+                        ImVec2 box, MatrixView::Cell highlight) {
   GridLayout layout;
   layout.blocks = 1;
   layout.block_columns = 1;

@@ -45,6 +45,14 @@ Frame render(const std::string& name, const std::string& args, const std::string
 
 bool have_display() { return std::getenv("DISPLAY") && *std::getenv("DISPLAY"); }
 
+// Whether the matrix view's colour note was drawn whole, in the interface's language ("en", "ko").
+bool colour_note_drawn(const nlohmann::json& state, const std::string& lang) {
+  const std::string note = lang == "en" ? "colour: the SM or core that finished the cell" : "색: 그 칸을 끝낸 SM 또는 코어";
+  for (const auto& t : state["clipped_text"]["drawn"])
+    if (t["text"] == note) return true;
+  return false;
+}
+
 }  // namespace
 
 class GuiSim : public ::testing::Test {
@@ -318,11 +326,7 @@ TEST_F(GuiSim, TheDotProductStepGivesTheMatricesTheNotesLine) {
       const int least_side = std::string(size).find("720") != std::string::npos ? 120 : 600;
       // C not yet done on the GPU's side: its pending colour, a square of at least least_side.
       EXPECT_GT(f.count(matrix, kPending, 3, 0.0f, 0.5f), least_side * least_side * 9 / 10) << lang << " " << size;
-      bool note = false;
-      for (const auto& t : f.state["clipped_text"]["drawn"])
-        note = note || t["text"] == (std::string(lang) == "en" ? "colour: the SM or core that finished the cell"
-                                                              : "색: 그 칸을 끝낸 SM 또는 코어");
-      EXPECT_TRUE(note) << lang << " " << size << ": the colour note is drawn";
+      EXPECT_TRUE(colour_note_drawn(f.state, lang)) << lang << " " << size << ": the colour note is drawn";
       EXPECT_EQ(f.state["clipped_text"]["count"], 0) << lang << " " << size;
       EXPECT_EQ(f.state["frames_cut"]["count"], 0) << lang << " " << size;
     }
@@ -383,10 +387,7 @@ TEST_F(GuiSim, ALabelBesideCDoesNotDisplaceTheColourNote) {
     ASSERT_EQ(f.exit_code, 0) << f.output;
     EXPECT_EQ(f.state["picture"]["matrices_drawn"], 1) << lang;
     EXPECT_GE(f.state["picture"]["matrix_px"].get<int>(), 120) << lang;
-    const std::string note = std::string(lang) == "en" ? "colour: the SM or core that finished the cell" : "색: 그 칸을 끝낸 SM 또는 코어";
-    bool drawn = false;
-    for (const auto& t : f.state["clipped_text"]["drawn"]) drawn = drawn || t["text"] == note;
-    EXPECT_TRUE(drawn) << lang << ": the colour note is drawn";
+    EXPECT_TRUE(colour_note_drawn(f.state, lang)) << lang << ": the colour note is drawn";
     EXPECT_EQ(f.state["clipped_text"]["count"], 0) << lang;
   }
 }

@@ -7,7 +7,7 @@
 namespace ws::kernels::cpu {
 
 struct Blocking {
-  int kc = 0;  // depth of one packed block: the B micro-panel (kc x nr) fills half of L1
+  int kc = 0;  // depth of one packed block: kc x 16 floats of B fill half of L1 (a 32-wide tile: all)
   int mc = 0;  // rows of the packed A block (mc x kc): half of L2, a multiple of mr
   int nc = 0;  // columns of the packed B block (kc x nc): half of L3, a multiple of nr
 };

@@ -1,5 +1,7 @@
 // The cache blocking of cpu-parallel as a function of the cache sizes a CPU reports.
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "cpu/blocking.hpp"
@@ -21,8 +23,16 @@ TEST(Blocking, Zen3CoreWithTheAvx2Tile) {
 TEST(Blocking, SapphireRapidsCoreWithTheAvx512Tile) {
   // 48 KiB L1d, 2 MiB L2, 105 MiB L3 (Xeon 8480+).
   const Blocking b = derive_blocking({48 * KiB, 2 * MiB, 105 * MiB}, kMR512, kNR512);
-  EXPECT_EQ(b.kc, 192);   // 192 x 32 floats = 24 KiB
-  EXPECT_EQ(b.mc, 1358);  // 1 MiB / (192 x 4 B) = 1365 rows, down to a multiple of 14
+  EXPECT_EQ(b.kc, 384);  // 384 x 16 floats = 24 KiB, half of L1; the 32-wide micro-panel takes all 48
+  EXPECT_EQ(b.mc, 672);  // 1 MiB / (384 x 4 B) = 682 rows, down to a multiple of 14
+  EXPECT_EQ(b.nc, 16384);
+}
+
+TEST(Blocking, Zen4CoreWithTheAvx512Tile) {
+  // The machine of the AVX-512 depth measurement in docs/PERFORMANCE.md: 32 KiB L1d, 1 MiB L2, 32 MiB L3.
+  const Blocking b = derive_blocking({32 * KiB, 1 * MiB, 32 * MiB}, kMR512, kNR512);
+  EXPECT_EQ(b.kc, 256);  // not 128: at half the depth the 14x32 tile passed over C twice as often, ~10 % slower
+  EXPECT_EQ(b.mc, 504);  // 512 KiB / (256 x 4 B) = 512 rows, down to a multiple of 14
   EXPECT_EQ(b.nc, 16384);
 }
 
@@ -53,8 +63,10 @@ TEST(Blocking, InvariantsOverManyCaches) {
           EXPECT_EQ(b.mc % mr, 0);
           EXPECT_GE(b.nc, nr);
           EXPECT_EQ(b.nc % nr, 0);
-          if (l1 / 2 / (nr * 4) >= 64) {
-            EXPECT_LE(static_cast<long>(b.kc) * nr * 4, l1 / 2);
+          // A 16-float row of B over the depth stays within half of L1, so a micro-panel within L1.
+          if (l1 / 2 / (16 * 4) >= 64) {
+            EXPECT_LE(static_cast<long>(b.kc) * std::min(nr, 16) * 4, l1 / 2);
+            EXPECT_LE(static_cast<long>(b.kc) * nr * 4, l1);
           }
         }
       }

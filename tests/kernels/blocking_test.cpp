@@ -63,9 +63,10 @@ TEST(Blocking, InvariantsOverManyCaches) {
           EXPECT_EQ(b.mc % mr, 0);
           EXPECT_GE(b.nc, nr);
           EXPECT_EQ(b.nc % nr, 0);
-          // A 16-float row of B over the depth stays within half of L1, so a micro-panel within L1.
-          if (l1 / 2 / (16 * 4) >= 64) {
-            EXPECT_LE(static_cast<long>(b.kc) * std::min(nr, 16) * 4, l1 / 2);
+          // A row of B as wide as the AVX2 tile over the depth stays within half of L1, so a
+          // micro-panel within L1.
+          if (l1 / 2 / (kNR * 4) >= 64) {
+            EXPECT_LE(static_cast<long>(b.kc) * std::min(nr, kNR) * 4, l1 / 2);
             EXPECT_LE(static_cast<long>(b.kc) * nr * 4, l1);
           }
         }

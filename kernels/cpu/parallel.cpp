@@ -7,18 +7,16 @@
 
 #include <algorithm>
 #include <atomic>
-#include <barrier>
-#include <cstdlib>
-#include <memory>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "cpu/blocking.hpp"
+#include "cpu/buffer_cache.hpp"
 #include "cpu/cpu_kernels.hpp"
 #include "cpu/microkernel.hpp"
 #include "cpu/packing.hpp"
+#include "cpu/thread_team.hpp"
 
 namespace ws::kernels::cpu {
 
@@ -35,19 +33,6 @@ struct Plan {
 
 Plan plan_for(const MicroKernelSpec& kernel) {
   return {&kernel, derive_blocking(this_cpu_caches(), kernel.mr, kernel.nr)};
-}
-
-struct FreeDeleter {
-  void operator()(float* p) const { std::free(p); }
-};
-using Buffer = std::unique_ptr<float, FreeDeleter>;
-
-Buffer allocate(std::size_t floats) {
-  // 64-byte alignment: packed panels start on cache lines and satisfy aligned AVX/AVX-512 loads.
-  const std::size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
-  auto* p = static_cast<float*>(std::aligned_alloc(64, bytes));
-  if (p == nullptr) throw std::bad_alloc();
-  return Buffer(p);
 }
 
 constexpr int kCacheLine = 64;
@@ -111,7 +96,7 @@ int panel_columns(const Plan& plan, const Gemm& g) {
   return static_cast<int>(std::clamp<long>(fit, nr, plan.blocks.nc));
 }
 
-void run_thread(Shared& s, int id, std::barrier<>& sync, float* apack) {
+void run_thread(Shared& s, int id, SpinBarrier& sync, float* apack) {
   const Gemm& g = s.g;
   const long lda = g.k, ldb = g.n, ldc = g.n;
   const MicroKernelSpec& kernel = *s.plan.kernel;
@@ -213,20 +198,16 @@ bool run_plan(const Plan& plan, const Gemm& g, int threads, const RunControl& co
   Shared shared{g, control, plan};
   shared.threads = threads_for(plan, g, threads);
   shared.total = static_cast<double>(g.m) * g.n * g.k;
-  Buffer bpack = allocate(b_panel_floats(plan, g));
+  PackBuffer bpack(b_panel_floats(plan, g));
   shared.bpack = bpack.get();
   // Allocated here, not in the workers, so running out of memory throws to the caller instead of
   // terminating the program from inside a thread.
-  std::vector<Buffer> apacks;
-  for (int t = 0; t < shared.threads; ++t) apacks.push_back(allocate(a_block_floats(plan)));
+  std::vector<PackBuffer> apacks;
+  apacks.reserve(static_cast<std::size_t>(shared.threads));
+  for (int t = 0; t < shared.threads; ++t) apacks.emplace_back(a_block_floats(plan));
 
-  std::barrier<> sync(shared.threads);
-  std::vector<std::thread> workers;
-  workers.reserve(shared.threads - 1);
-  for (int t = 1; t < shared.threads; ++t)
-    workers.emplace_back([&, t] { run_thread(shared, t, sync, apacks[t].get()); });
-  run_thread(shared, 0, sync, apacks[0].get());
-  for (auto& w : workers) w.join();
+  SpinBarrier sync(shared.threads);
+  run_as_team(shared.threads, [&](int id) { run_thread(shared, id, sync, apacks[id].get()); });
   return !shared.stop.load();
 }
 

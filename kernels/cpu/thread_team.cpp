@@ -27,12 +27,10 @@ class Team {
     std::unique_lock lock(busy_, std::try_to_lock);
     if (!lock.owns_lock()) return false;
     const std::uint32_t current = job_.load(std::memory_order_relaxed);
-    while (static_cast<int>(workers_.size()) < threads - 1) {
-      const int id = static_cast<int>(workers_.size()) + 1;
+    for (; started_ < threads - 1; ++started_) {
       // Kept for the process's life (the team is never destroyed): a member asleep at exit costs
       // nothing, and joining at static destruction could wait on a run another thread still makes.
-      std::thread(&Team::serve, this, id, current).detach();
-      workers_.push_back(id);
+      std::thread(&Team::serve, this, started_ + 1, current).detach();
     }
     member_ = &member;
     remaining_.store(static_cast<std::uint32_t>(threads - 1), std::memory_order_relaxed);
@@ -63,7 +61,7 @@ class Team {
   }
 
   std::mutex busy_;
-  std::vector<int> workers_;  // ids of the members started so far
+  int started_ = 0;  // members other than the caller's thread, ids 1..started_
   std::atomic<std::uint32_t> job_{0};
   std::atomic<std::uint32_t> remaining_{0};
   const std::function<void(int)>* member_ = nullptr;  // written before job_'s release

@@ -295,7 +295,10 @@ JobResult run_job(const JobRequest& req, JobControl& control) {
 
   std::vector<double> ms;
   if (info->device == Device::cpu) {
-    if (req.kernel == "cpu-parallel") append_detail(r, cpu::parallel_microkernel_name());
+    if (req.kernel == "cpu-parallel") {
+      append_detail(r, cpu::parallel_microkernel_name());
+      if (cpu::parallel_loop_order(g) == cpu::LoopOrder::short_a) append_detail(r, cpu::kShortANote);
+    }
     if (req.kernel == "cpu-blas") append_detail(r, "OpenBLAS core " + blas_core_note());
     bool finished = false;
     try {

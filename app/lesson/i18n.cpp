@@ -353,6 +353,7 @@ constexpr Entry kTable[] = {
     {"detail.no_warmup", "no warm-up run (one run estimated at {} s)", "워밍업 실행 없음 (한 번에 약 {0} s 예상)"},
     {"detail.microkernel", "{} micro-kernel, KC {} MC {} NC {} from the cache sizes",
      "{0} 마이크로커널, 캐시 크기로 정한 KC {1} MC {2} NC {3}"},
+    {"detail.short_a", "A packed once, B packed by column chunks", "A는 한 번만 패킹, B는 열 묶음마다 패킹"},
     {"detail.software_renderer", "{}, a software renderer: runs on this CPU", "{0}, 소프트웨어 렌더러: 이 CPU에서 실행"},
     {"detail.timed_gl_timer", "timed by GL timer queries", "GL 타이머 쿼리로 측정"},
     {"detail.timed_glfinish", "timed by glFinish + steady clock (GL timer not meaningful on this renderer)",

@@ -24,11 +24,22 @@ bool naive(const Gemm& g, const RunControl& control);
 int parallel_threads_for(const Gemm& g, int threads);
 // Throws std::runtime_error when WARPSCOPE_CPU_MICROKERNEL asks for a kernel it cannot run.
 bool parallel(const Gemm& g, int threads, const RunControl& control);
-// The same with a given micro-kernel (microkernel.hpp); throws when this CPU cannot run it.
+// cpu-parallel's two loop orders (parallel.cpp). shared_b: threads pack B for the whole depth
+// into one shared panel and take (row block, column chunk) units. short_a, where A is short and B
+// too large to stay in L3 (a layer's batch against its weights): A packed once for the whole
+// depth and shared, each thread packing its own column chunks of B a depth block at a time.
+enum class LoopOrder { automatic, shared_b, short_a };
+// What `parallel` takes for this shape on this CPU.
+LoopOrder parallel_loop_order(const Gemm& g);
+// The same with a given micro-kernel (microkernel.hpp) and loop order; throws when this CPU cannot
+// run the kernel.
 enum class MicroKernelId;
-bool parallel_with(MicroKernelId kernel, const Gemm& g, int threads, const RunControl& control);
+bool parallel_with(MicroKernelId kernel, const Gemm& g, int threads, const RunControl& control,
+                   LoopOrder order = LoopOrder::automatic);
 // The micro-kernel the run-time dispatch picked and the blocking derived for it, for `detail`.
 std::string parallel_microkernel_name();
+// For `detail` where the short_a order runs.
+inline constexpr const char* kShortANote = "A packed once, B packed by column chunks";
 std::size_t parallel_workspace_bytes(const Gemm& g, int threads);
 
 bool blas_available();

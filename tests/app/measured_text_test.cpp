@@ -103,6 +103,7 @@ TEST(MeasuredText, EveryDetailNoteIsWordedInKorean) {
       {"no warm-up run (one run estimated at 43 s)", "워밍업 실행 없음 (한 번에 약 43 s 예상)"},
       {"AVX2+FMA 6x16 micro-kernel, KC 256 MC 252 NC 16384 from the cache sizes",
        "AVX2+FMA 6x16 마이크로커널, 캐시 크기로 정한 KC 256 MC 252 NC 16384"},
+      {"A packed once, B packed by column chunks", "A는 한 번만 패킹, B는 열 묶음마다 패킹"},
       {"llvmpipe (LLVM 15.0.6, 256 bits), a software renderer: runs on this CPU",
        "llvmpipe (LLVM 15.0.6, 256 bits), 소프트웨어 렌더러: 이 CPU에서 실행"},
       {"timed by GL timer queries", "GL 타이머 쿼리로 측정"},

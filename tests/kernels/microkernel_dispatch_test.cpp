@@ -172,7 +172,7 @@ TEST(CpuMicroKernel, Avx512TileLogicOnPlainVectors) {
 TEST(CpuParallel, EveryMicroKernelForcedAtAwkwardShapes) {
   // The last is tall and narrow: threads split it into row blocks smaller than MC.
   const Shape shapes[] = {{1, 1, 1},       {13, 31, 7},    {15, 33, 300}, {7, 17, 257},
-                          {203, 317, 301}, {29, 65, 513}, {601, 40, 300}};
+                          {203, 317, 301}, {29, 65, 513}, {601, 40, 300}, {9, 1000, 270}};
   int ran = 0;
   for (const MicroKernelId id : {MicroKernelId::avx512, MicroKernelId::avx2, MicroKernelId::portable}) {
     const auto& spec = cpu::microkernel_spec(id);
@@ -190,16 +190,52 @@ TEST(CpuParallel, EveryMicroKernelForcedAtAwkwardShapes) {
     for (const Shape& s : shapes) {
       const auto a = random_matrix(static_cast<std::size_t>(s.m) * s.k, 21);
       const auto b = random_matrix(static_cast<std::size_t>(s.k) * s.n, 22);
-      for (const int threads : {1, 3}) {
-        std::vector<float> c(static_cast<std::size_t>(s.m) * s.n, std::numeric_limits<float>::quiet_NaN());
-        ASSERT_TRUE(cpu::parallel_with(id, {s.m, s.n, s.k, a.data(), b.data(), c.data()}, threads, RunControl{}));
-        const Verification v = verify(a.data(), b.data(), c.data(), s, 5);
-        EXPECT_TRUE(v.ok) << spec.name << " " << s.m << "x" << s.n << "x" << s.k << ", " << threads
-                          << " threads: max_rel_error " << v.max_rel_error << ", non-finite " << v.non_finite;
+      // Both loop orders on every shape: the automatic choice takes short_a only where B is
+      // larger than L3, far too large for a test under the sanitizers.
+      for (const cpu::LoopOrder order : {cpu::LoopOrder::shared_b, cpu::LoopOrder::short_a}) {
+        for (const int threads : {1, 3}) {
+          std::vector<float> c(static_cast<std::size_t>(s.m) * s.n, std::numeric_limits<float>::quiet_NaN());
+          ASSERT_TRUE(
+              cpu::parallel_with(id, {s.m, s.n, s.k, a.data(), b.data(), c.data()}, threads, RunControl{}, order));
+          const Verification v = verify(a.data(), b.data(), c.data(), s, 5);
+          EXPECT_TRUE(v.ok) << spec.name << " " << s.m << "x" << s.n << "x" << s.k << ", " << threads
+                            << " threads, " << (order == cpu::LoopOrder::short_a ? "short_a" : "shared_b")
+                            << ": max_rel_error " << v.max_rel_error << ", non-finite " << v.non_finite;
+        }
       }
     }
   }
   EXPECT_GE(ran, 1);  // the portable kernel runs everywhere
+}
+
+// A layer's short batch against its large weights takes the short_a order; square problems whose
+// B fits in cache keep the shared panel, which is faster there (docs/PERFORMANCE.md).
+TEST(CpuParallel, ShortAOrderOnlyWhereBOutgrowsTheCache) {
+  const cpu::Gemm layer{64, 4096, 9216, nullptr, nullptr, nullptr};  // B 151 MB: beyond any L3 here
+  EXPECT_EQ(cpu::parallel_loop_order(layer), cpu::LoopOrder::short_a);
+  const cpu::Gemm square{500, 500, 500, nullptr, nullptr, nullptr};
+  EXPECT_EQ(cpu::parallel_loop_order(square), cpu::LoopOrder::shared_b);
+  const cpu::Gemm tall{4096, 64, 4096, nullptr, nullptr, nullptr};  // A far taller than one MC block
+  EXPECT_EQ(cpu::parallel_loop_order(tall), cpu::LoopOrder::shared_b);
+  // Threads split it by column chunks: 4096 columns are plenty for any count asked.
+  EXPECT_EQ(cpu::parallel_threads_for(layer, 3), 3);
+}
+
+// The job's detail says when the short_a order ran, and the result is verified like any other.
+TEST(CpuParallel, AJobInTheShortAOrderSaysSo) {
+  JobRequest req;
+  req.kernel = "cpu-parallel";
+  req.shape = {1, 4096, 4096};  // B 64 MiB, 16 M multiply-adds
+  req.threads = 2;
+  req.repeats = 1;
+  if (cpu::parallel_loop_order({req.shape.m, req.shape.n, req.shape.k, nullptr, nullptr, nullptr}) !=
+      cpu::LoopOrder::short_a)
+    GTEST_SKIP() << "this CPU's L3 holds a 64 MiB B panel: the shared panel is kept";
+  JobControl control;
+  const JobResult r = run_job(req, control);
+  ASSERT_FALSE(r.skipped.has_value()) << *r.skipped;
+  EXPECT_TRUE(r.verified) << r.max_rel_error;
+  EXPECT_NE(r.detail.find(cpu::kShortANote), std::string::npos) << r.detail;
 }
 
 // WARPSCOPE_CPU_MICROKERNEL picks the kernel for a whole job, and a kernel the CPU cannot run is

@@ -45,6 +45,10 @@ std::string stand_in_gpu_kernel(const std::string& wanted, bool wanted_runs_here
   return wanted;
 }
 
+std::string stand_in_cpu_kernel(const std::string& wanted, bool wanted_runs_here) {
+  return !wanted_runs_here && wanted == "cpu-blas" ? "cpu-parallel" : wanted;
+}
+
 RealRunSession::RealRunSession(JobRunner::RunFn run) : runner_(run) {}
 
 void RealRunSession::note_controls_edited(double now) {

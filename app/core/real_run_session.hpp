@@ -44,6 +44,9 @@ bool hardware_gpu_here();
 // GL kernel of the same design stands in (cuda-naive -> gl-naive, cuda-tiled -> gl-tiled,
 // cuda-regblock and cublas -> gl-regblock); otherwise the name is kept and the run says why it was skipped.
 std::string stand_in_gpu_kernel(const std::string& wanted, bool wanted_runs_here, const DefaultGpuKernel& here);
+// Likewise on the CPU: where OpenBLAS is missing, a lesson's cpu-blas runs as cpu-parallel (the
+// same product, this project's own code) rather than leaving the step without a CPU figure.
+std::string stand_in_cpu_kernel(const std::string& wanted, bool wanted_runs_here);
 
 class RealRunSession {
  public:

@@ -102,7 +102,7 @@ void LessonPlayer::apply(RealRunView& real, SimulationPanel& sim, bool resume_li
 
   auto& c = real.session.controls();
   const auto before = c;
-  c.cpu_kernel = st.cpu_kernel;
+  c.cpu_kernel = stand_in_cpu_kernel(st.cpu_kernel, !kernels::unavailable_reason(st.cpu_kernel));
   c.gpu_kernel = st.gpu_kernel.empty() ? st.gpu_kernel
                                         : stand_in_gpu_kernel(st.gpu_kernel, !kernels::unavailable_reason(st.gpu_kernel),
                                                               real.gpu_default);

@@ -224,6 +224,13 @@ TEST(DefaultGpuKernel, LessonCudaKernelsGetTheirGlTwinOnlyWhereCudaCannotRunAndG
   EXPECT_EQ(app::stand_in_gpu_kernel("cuda-tiled", false, {"cublas", "", "", ""}), "cuda-tiled");
 }
 
+TEST(DefaultCpuKernel, LessonCpuBlasRunsAsCpuParallelOnlyWhereOpenBlasIsMissing) {
+  EXPECT_EQ(app::stand_in_cpu_kernel("cpu-blas", false), "cpu-parallel");
+  EXPECT_EQ(app::stand_in_cpu_kernel("cpu-blas", true), "cpu-blas");
+  EXPECT_EQ(app::stand_in_cpu_kernel("cpu-naive", false), "cpu-naive");  // never skipped; kept as named
+  EXPECT_EQ(app::stand_in_cpu_kernel("cpu-parallel", true), "cpu-parallel");
+}
+
 TEST(MeasuredElsewhere, AbsurdCountsAreClampedNotCastOutOfRange) {
   std::string text = kServerJson;
   text.replace(text.find("\"threads\": 64"), std::string("\"threads\": 64").size(), "\"threads\": 1e300");

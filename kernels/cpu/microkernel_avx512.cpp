@@ -35,7 +35,10 @@ void microkernel_avx512(int kc, const float* a, const float* b, float* c, long l
     _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc), _MM_HINT_T0);
     _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + kNR512 - 1), _MM_HINT_T0);
   }
-  tile_microkernel<Zmm, kMR512, kNR512>(kc, a, b, c, ldc, mr, nr, accumulate);
+  if (mr == kMR512)  // nearly every call: straight to the whole tile
+    tile_microkernel<Zmm, kMR512, kNR512>(kc, a, b, c, ldc, mr, nr, accumulate);
+  else
+    tile_microkernel_rows<Zmm, kMR512, kNR512>(kc, a, b, c, ldc, mr, nr, accumulate);
 }
 
 }  // namespace ws::kernels::cpu

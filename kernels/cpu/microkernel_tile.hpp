@@ -12,16 +12,19 @@
 
 namespace ws::kernels::cpu {
 
-template <class V, int MR, int NR>
+// ROWS: how many of the panel's MR rows are computed (mr <= ROWS); the A micro-panel keeps its
+// stride of MR values per depth step. Each row's sums are the same whatever ROWS is.
+template <class V, int MR, int NR, int ROWS = MR>
 inline void tile_microkernel(int kc, const float* a, const float* b, float* c, long ldc, int mr, int nr,
                              bool accumulate) {
   static_assert(NR % V::width == 0, "the tile is a whole number of vectors wide");
+  static_assert(ROWS >= 1 && ROWS <= MR, "computes some of the panel's rows");
   constexpr int kVecs = NR / V::width;
   using reg = typename V::reg;
 
-  reg acc[MR][kVecs];
+  reg acc[ROWS][kVecs];
 #pragma GCC unroll 32
-  for (int i = 0; i < MR; ++i) {
+  for (int i = 0; i < ROWS; ++i) {
 #pragma GCC unroll 8
     for (int v = 0; v < kVecs; ++v) acc[i][v] = V::zero();
   }
@@ -34,7 +37,7 @@ inline void tile_microkernel(int kc, const float* a, const float* b, float* c, l
 #pragma GCC unroll 8
     for (int v = 0; v < kVecs; ++v) bv[v] = V::load(b + v * V::width);
 #pragma GCC unroll 32
-    for (int i = 0; i < MR; ++i) {
+    for (int i = 0; i < ROWS; ++i) {
       const reg av = V::broadcast(a + i);
 #pragma GCC unroll 8
       for (int v = 0; v < kVecs; ++v) acc[i][v] = V::fma(av, bv[v], acc[i][v]);
@@ -43,9 +46,9 @@ inline void tile_microkernel(int kc, const float* a, const float* b, float* c, l
     b += NR;
   }
 
-  if (mr == MR && nr == NR) {
+  if (mr == ROWS && nr == NR) {
 #pragma GCC unroll 32
-    for (int i = 0; i < MR; ++i) {
+    for (int i = 0; i < ROWS; ++i) {
       float* ci = c + i * ldc;
 #pragma GCC unroll 8
       for (int v = 0; v < kVecs; ++v) {
@@ -58,13 +61,27 @@ inline void tile_microkernel(int kc, const float* a, const float* b, float* c, l
   }
   // Edge tile: the packed panels are zero-padded, so the whole tile is valid; only its in-bounds
   // corner may touch C.
-  alignas(64) float tile[MR][NR];
-  for (int i = 0; i < MR; ++i) {
+  alignas(64) float tile[ROWS][NR];
+  for (int i = 0; i < ROWS; ++i) {
     for (int v = 0; v < kVecs; ++v) V::store(&tile[i][v * V::width], acc[i][v]);
   }
   for (int i = 0; i < mr; ++i) {
     float* ci = c + i * ldc;
     for (int j = 0; j < nr; ++j) ci[j] = accumulate ? ci[j] + tile[i][j] : tile[i][j];
+  }
+}
+
+// The tile for mr rows of C: a last tile of rows shorter than MR computes only the rows it needs,
+// rounded up to an even count (at 128 rows, the 14-row tile's last tile has 2: computing all 14
+// was 9 % of the multiply-adds for nothing).
+template <class V, int MR, int NR, int ROWS = 2>
+inline void tile_microkernel_rows(int kc, const float* a, const float* b, float* c, long ldc, int mr, int nr,
+                                  bool accumulate) {
+  if constexpr (ROWS >= MR) {
+    tile_microkernel<V, MR, NR, MR>(kc, a, b, c, ldc, mr, nr, accumulate);
+  } else {
+    if (mr <= ROWS) return tile_microkernel<V, MR, NR, ROWS>(kc, a, b, c, ldc, mr, nr, accumulate);
+    tile_microkernel_rows<V, MR, NR, ROWS + 2>(kc, a, b, c, ldc, mr, nr, accumulate);
   }
 }
 

@@ -143,12 +143,13 @@ TEST(CpuMicroKernel, Avx512TileLogicOnPlainVectors) {
     std::vector<float, std::allocator<float>> b_values = random_matrix(static_cast<std::size_t>(kc) * NR, 12);
     alignas(64) static float b[64 * NR];
     std::copy(b_values.begin(), b_values.end(), b);
-    for (const int mr : {MR, 1, 13}) {
+    // Every row count: a short last tile computes fewer rows (tile_microkernel_rows).
+    for (const int mr : {MR, 1, 2, 5, 8, 13}) {
       for (const int nr : {NR, 1, 17, 31}) {
         for (const bool accumulate : {false, true}) {
           const long ldc = NR + 5;
           std::vector<float> c(MR * ldc, accumulate ? 0.25f : std::numeric_limits<float>::quiet_NaN());
-          cpu::tile_microkernel<PlainVec16, MR, NR>(kc, a.data(), b, c.data(), ldc, mr, nr, accumulate);
+          cpu::tile_microkernel_rows<PlainVec16, MR, NR>(kc, a.data(), b, c.data(), ldc, mr, nr, accumulate);
           for (int i = 0; i < MR; ++i) {
             for (int j = 0; j < ldc; ++j) {
               const float got = c[i * ldc + j];

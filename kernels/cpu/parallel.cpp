@@ -261,7 +261,10 @@ void run_short_a_thread(Shared& s, int id, SpinBarrier& sync, float* apack, floa
           for (const int last = std::min(next_rows * row_lines, next_line + lines_per_call); next_line < last; ++next_line) {
             const char* piece = reinterpret_cast<const char*>(g.b + static_cast<long>(pc + KC + row) * ldb + jc);
             __builtin_prefetch(piece + line * kCacheLine, 0, 2);
-            if (++line == row_lines) line = 0, ++row;
+            if (++line == row_lines) {
+              line = 0;
+              ++row;
+            }
           }
           // The first depth block overwrites C (which holds NaN poison); later ones add to it.
           kernel.run(kc, ablock + static_cast<long>(t) * kc * MR, bp, g.c + ir * ldc + jc + jr, ldc,

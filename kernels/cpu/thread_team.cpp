@@ -5,6 +5,8 @@
 #include <thread>
 #include <vector>
 
+#include "warpscope/kernels/system_info.hpp"
+
 namespace ws::kernels::cpu {
 
 namespace {
@@ -33,6 +35,8 @@ class Team {
       std::thread(&Team::serve, this, started_ + 1, current).detach();
     }
     member_ = &member;
+    idle_spin_us_.store(spin_for(threads, kIdleSpin).count(), std::memory_order_relaxed);
+    const auto wait_spin = spin_for(threads, kBarrierSpin);
     remaining_.store(static_cast<std::uint32_t>(threads - 1), std::memory_order_relaxed);
     job_.store(job_word((current >> 8) + 1, static_cast<std::uint32_t>(threads)), std::memory_order_release);
     job_.notify_all();
@@ -43,7 +47,7 @@ class Team {
       failed = std::current_exception();  // the others still use the caller's data: wait for them
     }
     for (auto r = remaining_.load(std::memory_order_acquire); r != 0; r = remaining_.load(std::memory_order_acquire))
-      wait_for_change(remaining_, r, kBarrierSpin);
+      wait_for_change(remaining_, r, wait_spin);
     if (failed) std::rethrow_exception(failed);
     return true;
   }
@@ -51,7 +55,7 @@ class Team {
  private:
   void serve(int id, std::uint32_t seen) {
     for (;;) {
-      wait_for_change(job_, seen, kIdleSpin);
+      wait_for_change(job_, seen, std::chrono::microseconds(idle_spin_us_.load(std::memory_order_relaxed)));
       seen = job_.load(std::memory_order_acquire);
       if (static_cast<std::uint32_t>(id) >= (seen & kMaxTeam)) continue;  // not in this run
       // member_ cannot change before this member is counted done.
@@ -64,6 +68,7 @@ class Team {
   int started_ = 0;  // members other than the caller's thread, ids 1..started_
   std::atomic<std::uint32_t> job_{0};
   std::atomic<std::uint32_t> remaining_{0};
+  std::atomic<long long> idle_spin_us_{0};  // after the last run, as spin_for gave it for its size
   const std::function<void(int)>* member_ = nullptr;  // written before job_'s release
 };
 
@@ -74,10 +79,14 @@ Team& team() {
 
 }  // namespace
 
+std::chrono::microseconds spin_for(int threads, std::chrono::microseconds spin) {
+  return threads <= cpu_info().cores ? spin : std::chrono::microseconds(0);
+}
+
 void wait_for_change(const std::atomic<std::uint32_t>& word, std::uint32_t old, std::chrono::microseconds spin) {
   const auto deadline = std::chrono::steady_clock::now() + spin;
   for (unsigned polls = 1; word.load(std::memory_order_acquire) == old; ++polls) {
-    if (polls % 64 == 0 && std::chrono::steady_clock::now() >= deadline) {
+    if ((spin.count() <= 0 || polls % 64 == 0) && std::chrono::steady_clock::now() >= deadline) {
       while (word.load(std::memory_order_acquire) == old) word.wait(old, std::memory_order_acquire);
       return;
     }
@@ -93,7 +102,7 @@ void SpinBarrier::arrive_and_wait() {
     phase_.notify_all();
     return;
   }
-  wait_for_change(phase_, phase, kBarrierSpin);
+  wait_for_change(phase_, phase, spin_);
 }
 
 void run_as_team(int threads, const std::function<void(int)>& member) {

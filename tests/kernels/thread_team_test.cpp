@@ -10,6 +10,7 @@
 
 #include "cpu/buffer_cache.hpp"
 #include "cpu/thread_team.hpp"
+#include "warpscope/kernels/system_info.hpp"
 
 namespace ws::kernels::cpu {
 namespace {
@@ -84,6 +85,23 @@ TEST(ThreadTeam, AnExceptionInTheCallerWaitsForTheOthersThenPropagates) {
   std::atomic<int> calls{0};
   run_as_team(3, [&](int) { calls.fetch_add(1); });
   EXPECT_EQ(calls.load(), 3);
+}
+
+// With more threads than cores a polling thread holds the core the thread it waits for needs.
+TEST(ThreadTeam, ThreadsPollOnlyWhereEachHasACore) {
+  const int cores = cpu_info().cores;
+  EXPECT_EQ(spin_for(1, kBarrierSpin), kBarrierSpin);
+  EXPECT_EQ(spin_for(cores, kIdleSpin), kIdleSpin);
+  EXPECT_EQ(spin_for(cores + 1, kBarrierSpin).count(), 0);
+  EXPECT_EQ(spin_for(cores + 1, kIdleSpin).count(), 0);
+  // And a team larger than the machine still runs to the end.
+  SpinBarrier barrier(cores + 3);
+  std::atomic<int> passed{0};
+  run_as_team(cores + 3, [&](int) {
+    barrier.arrive_and_wait();
+    passed.fetch_add(1);
+  });
+  EXPECT_EQ(passed.load(), cores + 3);
 }
 
 TEST(PackBuffers, AReleasedBufferIsReusedAndAligned) {

@@ -90,7 +90,6 @@ std::size_t kept_pack_buffers() {
   return c.buffers.size();
 }
 
-
 std::size_t kept_pack_bytes() {
   Cache& c = cache();
   std::lock_guard guard(c.lock);

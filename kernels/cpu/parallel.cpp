@@ -298,37 +298,42 @@ std::size_t a_block_floats(const Plan& plan) {
   return static_cast<std::size_t>(round_up(plan.blocks.mc, plan.kernel->mr)) * plan.blocks.kc;
 }
 
-std::size_t short_a_chunk_floats(const Plan& plan, const Gemm& g, int threads) {
-  return static_cast<std::size_t>(plan.blocks.kc) * short_a_chunk_columns(plan, g, threads);
+// The buffers of one run: one the threads share (B's panel; for short_a, all of A packed) and one
+// for each thread (its A block; for short_a, its chunk of B). run_plan allocates them and
+// parallel_workspace_bytes reports them, from this one place.
+struct WorkspaceFloats {
+  std::size_t shared, per_thread;
+};
+
+WorkspaceFloats workspace_floats(const Plan& plan, const Gemm& g, int threads) {
+  if (plan.order == LoopOrder::short_a)
+    return {short_a_floats(plan, g),
+            static_cast<std::size_t>(plan.blocks.kc) * short_a_chunk_columns(plan, g, threads)};
+  return {b_panel_floats(plan, g), a_block_floats(plan)};
 }
 
 bool run_plan(const Plan& plan, const Gemm& g, int threads, const RunControl& control) {
   Shared shared{g, control, plan};
   shared.threads = threads_for(plan, g, threads);
   shared.total = static_cast<double>(g.m) * g.n * g.k;
-  if (plan.order == LoopOrder::short_a) {
-    // Allocated here, not in the workers, so running out of memory throws to the caller.
-    PackBuffer apack(short_a_floats(plan, g));
-    const int chunk_columns = short_a_chunk_columns(plan, g, shared.threads);
-    std::vector<PackBuffer> bchunks;
-    bchunks.reserve(static_cast<std::size_t>(shared.threads));
-    for (int t = 0; t < shared.threads; ++t) bchunks.emplace_back(short_a_chunk_floats(plan, g, shared.threads));
-    SpinBarrier sync(shared.threads);
-    run_as_team(shared.threads, [&](int id) {
-      run_short_a_thread(shared, id, sync, apack.get(), bchunks[id].get(), chunk_columns);
-    });
-    return !shared.stop.load();
-  }
-  PackBuffer bpack(b_panel_floats(plan, g));
-  shared.bpack = bpack.get();
   // Allocated here, not in the workers, so running out of memory throws to the caller instead of
   // terminating the program from inside a thread.
-  std::vector<PackBuffer> apacks;
-  apacks.reserve(static_cast<std::size_t>(shared.threads));
-  for (int t = 0; t < shared.threads; ++t) apacks.emplace_back(a_block_floats(plan));
+  const WorkspaceFloats sizes = workspace_floats(plan, g, shared.threads);
+  PackBuffer common(sizes.shared);
+  std::vector<PackBuffer> own;
+  own.reserve(static_cast<std::size_t>(shared.threads));
+  for (int t = 0; t < shared.threads; ++t) own.emplace_back(sizes.per_thread);
 
   SpinBarrier sync(shared.threads);
-  run_as_team(shared.threads, [&](int id) { run_thread(shared, id, sync, apacks[id].get()); });
+  if (plan.order == LoopOrder::short_a) {
+    const int chunk_columns = short_a_chunk_columns(plan, g, shared.threads);
+    run_as_team(shared.threads, [&](int id) {
+      run_short_a_thread(shared, id, sync, common.get(), own[id].get(), chunk_columns);
+    });
+  } else {
+    shared.bpack = common.get();
+    run_as_team(shared.threads, [&](int id) { run_thread(shared, id, sync, own[id].get()); });
+  }
   return !shared.stop.load();
 }
 
@@ -367,9 +372,8 @@ int parallel_threads_for(const Gemm& g, int threads) {
 std::size_t parallel_workspace_bytes(const Gemm& g, int threads) {
   const Plan plan = plan_for(active_microkernel(), g, LoopOrder::automatic);
   const int used = threads_for(plan, g, threads);
-  if (plan.order == LoopOrder::short_a)
-    return (short_a_floats(plan, g) + static_cast<std::size_t>(used) * short_a_chunk_floats(plan, g, used)) * sizeof(float);
-  return (used * a_block_floats(plan) + b_panel_floats(plan, g)) * sizeof(float);
+  const WorkspaceFloats sizes = workspace_floats(plan, g, used);
+  return (sizes.shared + static_cast<std::size_t>(used) * sizes.per_thread) * sizeof(float);
 }
 
 bool parallel(const Gemm& g, int threads, const RunControl& control) {

@@ -296,8 +296,9 @@ JobResult run_job(const JobRequest& req, JobControl& control) {
   std::vector<double> ms;
   if (info->device == Device::cpu) {
     if (req.kernel == "cpu-parallel") {
-      append_detail(r, cpu::parallel_microkernel_name());
-      if (cpu::parallel_loop_order(g) == cpu::LoopOrder::short_a) append_detail(r, cpu::kShortANote);
+      const cpu::LoopOrder order = cpu::parallel_loop_order(g);
+      append_detail(r, order == cpu::LoopOrder::narrow_b ? cpu::parallel_narrow_b_name() : cpu::parallel_microkernel_name());
+      if (order == cpu::LoopOrder::short_a) append_detail(r, cpu::kShortANote);
     }
     if (req.kernel == "cpu-blas") append_detail(r, "OpenBLAS core " + blas_core_note());
     bool finished = false;

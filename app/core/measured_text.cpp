@@ -79,6 +79,7 @@ const std::vector<EnglishForm>& note_forms() {
       {R"(no warm-up run \(one run estimated at (\d+) s\))", "detail.no_warmup"},
       {R"((.+) micro-kernel, KC (\d+) MC (\d+) NC (\d+) from the cache sizes)", "detail.microkernel"},
       {R"(A packed once, B packed by column chunks)", "detail.short_a"},
+      {R"((.+) row dots: few columns of B, A read in place, no packing)", "detail.narrow_b"},
       {R"((.+), a software renderer: runs on this CPU)", "detail.software_renderer"},
       {R"(timed by GL timer queries)", "detail.timed_gl_timer"},
       {R"(timed by glFinish \+ steady clock \(GL timer not meaningful on this renderer\))", "detail.timed_glfinish"},

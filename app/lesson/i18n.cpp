@@ -354,6 +354,8 @@ constexpr Entry kTable[] = {
     {"detail.microkernel", "{} micro-kernel, KC {} MC {} NC {} from the cache sizes",
      "{0} 마이크로커널, 캐시 크기로 정한 KC {1} MC {2} NC {3}"},
     {"detail.short_a", "A packed once, B packed by column chunks", "A는 한 번만 패킹, B는 열 묶음마다 패킹"},
+    {"detail.narrow_b", "{} row dots: few columns of B, A read in place, no packing",
+     "{0} 행 내적: B의 열이 적어 A를 패킹 없이 제자리에서 읽음"},
     {"detail.software_renderer", "{}, a software renderer: runs on this CPU", "{0}, 소프트웨어 렌더러: 이 CPU에서 실행"},
     {"detail.timed_gl_timer", "timed by GL timer queries", "GL 타이머 쿼리로 측정"},
     {"detail.timed_glfinish", "timed by glFinish + steady clock (GL timer not meaningful on this renderer)",

@@ -28,7 +28,9 @@ bool parallel(const Gemm& g, int threads, const RunControl& control);
 // into one shared panel and take (row block, column chunk) units. short_a, where A is short and B
 // too large to stay in L3 (a layer's batch against its weights): A packed once for the whole
 // depth and shared, each thread packing its own column chunks of B a depth block at a time.
-enum class LoopOrder { automatic, shared_b, short_a };
+// narrow_b, where B has a few columns (a matrix times a vector): no packing, each cell of C a dot
+// product of a row of A read where it lies with a column of B (row_dots.hpp); threads take rows.
+enum class LoopOrder { automatic, shared_b, short_a, narrow_b };
 // What `parallel` takes for this shape on this CPU.
 LoopOrder parallel_loop_order(const Gemm& g);
 // The same with a given micro-kernel (microkernel.hpp) and loop order; throws when this CPU cannot
@@ -40,6 +42,10 @@ bool parallel_with(MicroKernelId kernel, const Gemm& g, int threads, const RunCo
 std::string parallel_microkernel_name();
 // For `detail` where the short_a order runs.
 inline constexpr const char* kShortANote = "A packed once, B packed by column chunks";
+// For `detail` where the narrow_b order runs, in place of the micro-kernel it does not use:
+// "AVX-512 " + kNarrowBNote.
+inline constexpr const char* kNarrowBNote = "row dots: few columns of B, A read in place, no packing";
+std::string parallel_narrow_b_name();
 std::size_t parallel_workspace_bytes(const Gemm& g, int threads);
 
 bool blas_available();

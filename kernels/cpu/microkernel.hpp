@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "cpu/cpu_features.hpp"
+#include "cpu/row_dots.hpp"
 
 namespace ws::kernels::cpu {
 
@@ -40,9 +41,11 @@ enum class MicroKernelId { avx512, avx2, portable };
 struct MicroKernelSpec {
   MicroKernelId id;
   const char* name;  // for `detail`: "AVX-512 14x32 micro-kernel", ...
+  const char* isa;   // the instruction set alone, for the row dots' `detail`: "AVX-512", ...
   const char* key;   // for WARPSCOPE_CPU_MICROKERNEL: "avx512", "avx2", "portable"
   int mr, nr;
   MicroKernel run;
+  RowDots row_dots;  // the same instruction set's path for a B of few columns (row_dots.hpp)
 };
 
 const MicroKernelSpec& microkernel_spec(MicroKernelId id);

@@ -34,9 +34,17 @@ struct Plan {
 
 bool short_a_pays(const Plan& plan, const Gemm& g);
 
+// Where the micro-kernel would spend at least half its lanes on padding columns. Measured on a
+// Zen 4 with both instruction sets (docs/PERFORMANCE.md, "A matrix times a vector"): row dots
+// are faster up to about 3/4 of the width and slower from the whole width on.
+bool narrow_b_pays(const Plan& plan, const Gemm& g) { return g.n <= plan.kernel->nr / 2; }
+
 Plan plan_for(const MicroKernelSpec& kernel, const Gemm& g, LoopOrder order) {
   Plan plan{&kernel, derive_blocking(this_cpu_caches(), kernel.mr, kernel.nr)};
-  plan.order = order != LoopOrder::automatic ? order : short_a_pays(plan, g) ? LoopOrder::short_a : LoopOrder::shared_b;
+  plan.order = order != LoopOrder::automatic ? order
+               : narrow_b_pays(plan, g)      ? LoopOrder::narrow_b
+               : short_a_pays(plan, g)       ? LoopOrder::short_a
+                                             : LoopOrder::shared_b;
   return plan;
 }
 
@@ -278,14 +286,40 @@ void run_short_a_thread(Shared& s, int id, SpinBarrier& sync, float* apack, floa
   }
 }
 
+// The narrow_b order (row_dots.hpp). B's columns are copied once into rows of their own (for n = 1
+// B already is one), then threads take blocks of rows from a counter.
+constexpr int kNarrowRowsPerUnitMin = 16;
+
+int narrow_rows_per_unit(const Gemm& g, int threads) {
+  return std::max(kNarrowRowsPerUnitMin, round_up((g.m + kUnitsPerThread * threads - 1) / (kUnitsPerThread * threads), 8));
+}
+
+void run_narrow_b_thread(Shared& s, int id, const float* bt, int rows_per_unit) {
+  const Gemm& g = s.g;
+  const int units = (g.m + rows_per_unit - 1) / rows_per_unit;
+  for (int u = s.next_unit.fetch_add(1); u < units; u = s.next_unit.fetch_add(1)) {
+    if (s.control.cancelled()) {
+      s.stop.store(true, std::memory_order_relaxed);
+      return;
+    }
+    const int i = u * rows_per_unit;
+    const int rows = std::min(rows_per_unit, g.m - i);
+    s.plan.kernel->row_dots(rows, g.n, g.k, g.a + static_cast<long>(i) * g.k, g.k, bt, g.c + static_cast<long>(i) * g.n,
+                            g.n);
+    const long long work = static_cast<long long>(rows) * g.n * g.k;
+    const long long done = s.done.fetch_add(work, std::memory_order_relaxed) + work;
+    if (id == 0) s.control.report(static_cast<double>(done) / s.total);
+  }
+}
+
 int threads_for(const Plan& plan, const Gemm& g, int threads) {
   const double work = static_cast<double>(g.m) * g.n * g.k;
   const int by_work = static_cast<int>(std::max(1.0, work / kMinWorkPerExtraThread));
   // Short A: every micro-panel of B can be a chunk of its own. Else every tile of rows can be a
   // unit of its own (row_block shrinks the blocks down to one tile).
-  const int by_units = plan.order == LoopOrder::short_a
-                           ? (g.n + plan.kernel->nr - 1) / plan.kernel->nr
-                           : row_tiles(plan, g) * std::max(1, std::min(g.n, panel_columns(plan, g)) / (4 * plan.kernel->nr));
+  const int by_units = plan.order == LoopOrder::short_a    ? (g.n + plan.kernel->nr - 1) / plan.kernel->nr
+                       : plan.order == LoopOrder::narrow_b ? (g.m + kNarrowRowsPerUnitMin - 1) / kNarrowRowsPerUnitMin
+                                                           : row_tiles(plan, g) * std::max(1, std::min(g.n, panel_columns(plan, g)) / (4 * plan.kernel->nr));
   return std::max(1, std::min({threads, by_work, by_units}));
 }
 
@@ -306,6 +340,7 @@ struct WorkspaceFloats {
 };
 
 WorkspaceFloats workspace_floats(const Plan& plan, const Gemm& g, int threads) {
+  if (plan.order == LoopOrder::narrow_b) return {g.n > 1 ? static_cast<std::size_t>(g.n) * g.k : 0, 0};
   if (plan.order == LoopOrder::short_a)
     return {short_a_floats(plan, g),
             static_cast<std::size_t>(plan.blocks.kc) * short_a_chunk_columns(plan, g, threads)};
@@ -321,9 +356,23 @@ bool run_plan(const Plan& plan, const Gemm& g, int threads, const RunControl& co
   const WorkspaceFloats sizes = workspace_floats(plan, g, shared.threads);
   PackBuffer common(sizes.shared);
   std::vector<PackBuffer> own;
-  own.reserve(static_cast<std::size_t>(shared.threads));
-  for (int t = 0; t < shared.threads; ++t) own.emplace_back(sizes.per_thread);
+  if (sizes.per_thread > 0) {
+    own.reserve(static_cast<std::size_t>(shared.threads));
+    for (int t = 0; t < shared.threads; ++t) own.emplace_back(sizes.per_thread);
+  }
 
+  if (plan.order == LoopOrder::narrow_b) {
+    const float* bt = g.b;
+    if (g.n > 1) {
+      float* columns = common.get();
+      for (int p = 0; p < g.k; ++p)
+        for (int j = 0; j < g.n; ++j) columns[static_cast<long>(j) * g.k + p] = g.b[static_cast<long>(p) * g.n + j];
+      bt = columns;
+    }
+    const int rows_per_unit = narrow_rows_per_unit(g, shared.threads);
+    run_as_team(shared.threads, [&](int id) { run_narrow_b_thread(shared, id, bt, rows_per_unit); });
+    return !shared.stop.load();
+  }
   SpinBarrier sync(shared.threads);
   if (plan.order == LoopOrder::short_a) {
     const int chunk_columns = short_a_chunk_columns(plan, g, shared.threads);
@@ -362,6 +411,8 @@ std::string parallel_microkernel_name() {
   return std::string(kernel.name) + ", KC " + std::to_string(blocks.kc) + " MC " + std::to_string(blocks.mc) +
          " NC " + std::to_string(blocks.nc) + " from the cache sizes";
 }
+
+std::string parallel_narrow_b_name() { return std::string(active_microkernel().isa) + " " + kNarrowBNote; }
 
 LoopOrder parallel_loop_order(const Gemm& g) { return plan_for(active_microkernel(), g, LoopOrder::automatic).order; }
 

@@ -104,6 +104,8 @@ TEST(MeasuredText, EveryDetailNoteIsWordedInKorean) {
       {"AVX2+FMA 6x16 micro-kernel, KC 256 MC 252 NC 16384 from the cache sizes",
        "AVX2+FMA 6x16 마이크로커널, 캐시 크기로 정한 KC 256 MC 252 NC 16384"},
       {"A packed once, B packed by column chunks", "A는 한 번만 패킹, B는 열 묶음마다 패킹"},
+      {"AVX-512 row dots: few columns of B, A read in place, no packing",
+       "AVX-512 행 내적: B의 열이 적어 A를 패킹 없이 제자리에서 읽음"},
       {"llvmpipe (LLVM 15.0.6, 256 bits), a software renderer: runs on this CPU",
        "llvmpipe (LLVM 15.0.6, 256 bits), 소프트웨어 렌더러: 이 CPU에서 실행"},
       {"timed by GL timer queries", "GL 타이머 쿼리로 측정"},
@@ -174,7 +176,7 @@ TEST(MeasuredText, EveryDetailNoteIsWordedInKorean) {
 TEST(MeasuredText, TheParallelKernelsRealDetailIsWordedInKorean) {
   kernels::JobRequest request;
   request.kernel = "cpu-parallel";
-  request.shape = {16, 16, 16};
+  request.shape = {16, 33, 16};  // wider than half of any micro-kernel: not the row dots
   request.threads = 1;
   request.repeats = 1;
   kernels::JobControl control;

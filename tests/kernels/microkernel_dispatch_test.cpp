@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -172,8 +173,10 @@ TEST(CpuMicroKernel, Avx512TileLogicOnPlainVectors) {
 // element past a tile or a KC block, and a thread count that splits unevenly.
 TEST(CpuParallel, EveryMicroKernelForcedAtAwkwardShapes) {
   // The last is tall and narrow: threads split it into row blocks smaller than MC.
-  const Shape shapes[] = {{1, 1, 1},       {13, 31, 7},    {15, 33, 300}, {7, 17, 257},
-                          {203, 317, 301}, {29, 65, 513}, {601, 40, 300}, {9, 1000, 270}};
+  // The last three have B narrow enough for the row-dots order.
+  const Shape shapes[] = {{1, 1, 1},       {13, 31, 7},    {15, 33, 300},  {7, 17, 257},
+                          {203, 317, 301}, {29, 65, 513},  {601, 40, 300}, {9, 1000, 270},
+                          {1000, 3, 777},  {37, 16, 33},   {5, 9, 1}};
   int ran = 0;
   for (const MicroKernelId id : {MicroKernelId::avx512, MicroKernelId::avx2, MicroKernelId::portable}) {
     const auto& spec = cpu::microkernel_spec(id);
@@ -191,16 +194,17 @@ TEST(CpuParallel, EveryMicroKernelForcedAtAwkwardShapes) {
     for (const Shape& s : shapes) {
       const auto a = random_matrix(static_cast<std::size_t>(s.m) * s.k, 21);
       const auto b = random_matrix(static_cast<std::size_t>(s.k) * s.n, 22);
-      // Both loop orders on every shape: the automatic choice takes short_a only where B is
-      // larger than L3, far too large for a test under the sanitizers.
-      for (const cpu::LoopOrder order : {cpu::LoopOrder::shared_b, cpu::LoopOrder::short_a}) {
+      // Every loop order on every shape: the automatic choice takes short_a only where B is
+      // larger than L3, far too large for a test under the sanitizers, and narrow_b only for few
+      // columns.
+      for (const cpu::LoopOrder order : {cpu::LoopOrder::shared_b, cpu::LoopOrder::short_a, cpu::LoopOrder::narrow_b}) {
         for (const int threads : {1, 3}) {
           std::vector<float> c(static_cast<std::size_t>(s.m) * s.n, std::numeric_limits<float>::quiet_NaN());
           ASSERT_TRUE(
               cpu::parallel_with(id, {s.m, s.n, s.k, a.data(), b.data(), c.data()}, threads, RunControl{}, order));
           const Verification v = verify(a.data(), b.data(), c.data(), s, 5);
           EXPECT_TRUE(v.ok) << spec.name << " " << s.m << "x" << s.n << "x" << s.k << ", " << threads
-                            << " threads, " << (order == cpu::LoopOrder::short_a ? "short_a" : "shared_b")
+                            << " threads, loop order " << static_cast<int>(order)
                             << ": max_rel_error " << v.max_rel_error << ", non-finite " << v.non_finite;
         }
       }
@@ -237,6 +241,77 @@ TEST(CpuParallel, AJobInTheShortAOrderSaysSo) {
   ASSERT_FALSE(r.skipped.has_value()) << *r.skipped;
   EXPECT_TRUE(r.verified) << r.max_rel_error;
   EXPECT_NE(r.detail.find(cpu::kShortANote), std::string::npos) << r.detail;
+}
+
+// The row dots of each instruction set this CPU has, against sums in double: every block shape
+// (1-4 columns at a time, the rows the registers hold and the last few one by one), depths with
+// and without a scalar tail, and strides wider than the rows, writing nothing outside C's cells.
+TEST(RowDots, EveryInstructionSetAgainstDoubleSums) {
+  int ran = 0;
+  for (const MicroKernelId id : {MicroKernelId::avx512, MicroKernelId::avx2, MicroKernelId::portable}) {
+    if (!cpu::cpu_can_run(id, cpu::this_cpu_features())) continue;
+    ++ran;
+    const auto& spec = cpu::microkernel_spec(id);
+    for (const int k : {1, 7, 16, 17, 64, 100}) {
+      for (const int rows : {1, 2, 5, 9, 19}) {
+        for (int n = 1; n <= 9; ++n) {
+          const long lda = k + 3, ldc = n + 2;
+          const auto a = random_matrix(static_cast<std::size_t>(rows) * lda, 31);
+          const auto bt = random_matrix(static_cast<std::size_t>(n) * k, 32);
+          std::vector<float> c(static_cast<std::size_t>(rows) * ldc, std::numeric_limits<float>::quiet_NaN());
+          spec.row_dots(rows, n, k, a.data(), lda, bt.data(), c.data(), ldc);
+          for (int i = 0; i < rows; ++i) {
+            for (int j = 0; j < ldc; ++j) {
+              const float got = c[i * ldc + j];
+              if (j >= n) {
+                ASSERT_TRUE(std::isnan(got)) << spec.name << " wrote past row " << i << "'s cells";
+                continue;
+              }
+              double want = 0.0, scale = 0.0;
+              for (int p = 0; p < k; ++p) {
+                want += static_cast<double>(a[i * lda + p]) * bt[static_cast<long>(j) * k + p];
+                scale += std::abs(static_cast<double>(a[i * lda + p]) * bt[static_cast<long>(j) * k + p]);
+              }
+              ASSERT_NEAR(got, want, 1e-6 * (scale + 1.0))
+                  << spec.name << " k " << k << " rows " << rows << " n " << n << " at " << i << "," << j;
+            }
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GE(ran, 1);
+}
+
+// Few columns of B take the row-dots order, up to half the micro-kernel's width (measured in
+// docs/PERFORMANCE.md); a cancelled run stops there too; a job names the row dots, not the
+// micro-kernel it did not use.
+TEST(CpuParallel, NarrowBOrderForFewColumns) {
+  const int nr = cpu::active_microkernel().nr;
+  EXPECT_EQ(cpu::parallel_loop_order({4096, 1, 4096, nullptr, nullptr, nullptr}), cpu::LoopOrder::narrow_b);
+  EXPECT_EQ(cpu::parallel_loop_order({64, nr / 2, 64, nullptr, nullptr, nullptr}), cpu::LoopOrder::narrow_b);
+  EXPECT_EQ(cpu::parallel_loop_order({64, nr / 2 + 1, 64, nullptr, nullptr, nullptr}), cpu::LoopOrder::shared_b);
+  EXPECT_EQ(cpu::parallel_threads_for({4096, 1, 4096, nullptr, nullptr, nullptr}, 3), 3);
+
+  const auto a = random_matrix(256 * 300, 41), b = random_matrix(300 * 2, 42);
+  std::vector<float> c(256 * 2, std::numeric_limits<float>::quiet_NaN());
+  std::atomic<bool> cancel{true};
+  RunControl stopped;
+  stopped.cancel = &cancel;
+  EXPECT_FALSE(cpu::parallel_with(cpu::active_microkernel().id, {256, 2, 300, a.data(), b.data(), c.data()}, 2, stopped,
+                                  cpu::LoopOrder::narrow_b));
+
+  JobRequest req;
+  req.kernel = "cpu-parallel";
+  req.shape = {513, 1, 1000};
+  req.threads = 2;
+  req.repeats = 1;
+  JobControl control;
+  const JobResult r = run_job(req, control);
+  ASSERT_FALSE(r.skipped.has_value()) << *r.skipped;
+  EXPECT_TRUE(r.verified) << r.max_rel_error;
+  EXPECT_NE(r.detail.find(cpu::kNarrowBNote), std::string::npos) << r.detail;
+  EXPECT_EQ(r.detail.find("micro-kernel"), std::string::npos) << "names a kernel it did not use: " << r.detail;
 }
 
 // WARPSCOPE_CPU_MICROKERNEL picks the kernel for a whole job, and a kernel the CPU cannot run is

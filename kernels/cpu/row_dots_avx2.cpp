@@ -1,0 +1,34 @@
+// The row-dots path (row_dots.hpp) on AVX2 with FMA. This one file is compiled with -mavx2 -mfma
+// (kernels/CMakeLists.txt); the spec in microkernel_dispatch.cpp hands it out only where the CPU
+// has both.
+
+#include <immintrin.h>
+
+#include "cpu/row_dots.hpp"
+
+namespace ws::kernels::cpu {
+
+namespace {
+
+struct Ymm {
+  using reg = __m256;
+  static constexpr int width = 8;
+  static constexpr int registers = 16;
+  static reg zero() { return _mm256_setzero_ps(); }
+  static reg loadu(const float* p) { return _mm256_loadu_ps(p); }
+  static reg fma(reg a, reg b, reg c) { return _mm256_fmadd_ps(a, b, c); }
+  static float total(reg r) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+  }
+};
+
+}  // namespace
+
+void row_dots_avx2(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc) {
+  row_dots<Ymm>(rows, n, k, a, lda, bt, c, ldc);
+}
+
+}  // namespace ws::kernels::cpu

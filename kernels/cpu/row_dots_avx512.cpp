@@ -1,0 +1,38 @@
+// The row-dots path (row_dots.hpp) on AVX-512. This one file is compiled with -mavx512f -mfma
+// (kernels/CMakeLists.txt); the spec in microkernel_dispatch.cpp hands it out only where CPUID
+// and XGETBV say the CPU and the OS support it.
+
+#include <immintrin.h>
+
+#include "cpu/row_dots.hpp"
+
+namespace ws::kernels::cpu {
+
+namespace {
+
+struct Zmm {
+  using reg = __m512;
+  static constexpr int width = 16;
+  static constexpr int registers = 32;
+  static reg zero() { return _mm512_setzero_ps(); }
+  static reg loadu(const float* p) { return _mm512_loadu_ps(p); }
+  static reg fma(reg a, reg b, reg c) { return _mm512_fmadd_ps(a, b, c); }
+  // Halves folded with GCC's generic shuffle rather than _mm512_reduce_add_ps or the shuffle
+  // intrinsics, whose GCC 12 headers read an undefined vector (-Wuninitialized).
+  static float total(reg r) {
+    using lanes = int __attribute__((vector_size(64)));
+    r += __builtin_shuffle(r, lanes{8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7});
+    r += __builtin_shuffle(r, lanes{4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11});
+    r += __builtin_shuffle(r, lanes{2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13});
+    r += __builtin_shuffle(r, lanes{1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14});
+    return r[0];
+  }
+};
+
+}  // namespace
+
+void row_dots_avx512(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc) {
+  row_dots<Zmm>(rows, n, k, a, lda, bt, c, ldc);
+}
+
+}  // namespace ws::kernels::cpu

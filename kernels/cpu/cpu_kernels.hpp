@@ -28,9 +28,10 @@ bool parallel(const Gemm& g, int threads, const RunControl& control);
 // into one shared panel and take (row block, column chunk) units. short_a, where A is short and B
 // too large to stay in L3 (a layer's batch against its weights): A packed once for the whole
 // depth and shared, each thread packing its own column chunks of B a depth block at a time.
-// narrow_b, where B has a few columns (a matrix times a vector): no packing, each cell of C a dot
-// product of a row of A read where it lies with a column of B (row_dots.hpp); threads take rows.
-enum class LoopOrder { automatic, shared_b, short_a, narrow_b };
+// row_dots and row_broadcasts, where B has a few columns (a matrix times a vector): no packing, A
+// read where it lies, threads take rows; each cell of C a dot product of a row of A with a column
+// of B (for a long depth), or each element of A times a row of B (narrow_b.hpp).
+enum class LoopOrder { automatic, shared_b, short_a, row_dots, row_broadcasts };
 // What `parallel` takes for this shape on this CPU.
 LoopOrder parallel_loop_order(const Gemm& g);
 // The same with a given micro-kernel (microkernel.hpp) and loop order; throws when this CPU cannot
@@ -42,10 +43,10 @@ bool parallel_with(MicroKernelId kernel, const Gemm& g, int threads, const RunCo
 std::string parallel_microkernel_name();
 // For `detail` where the short_a order runs.
 inline constexpr const char* kShortANote = "A packed once, B packed by column chunks";
-// For `detail` where the narrow_b order runs, in place of the micro-kernel it does not use:
-// "AVX-512 " + kNarrowBNote.
-inline constexpr const char* kNarrowBNote = "row dots: few columns of B, A read in place, no packing";
-std::string parallel_narrow_b_name();
+// For `detail` where row_dots or row_broadcasts runs, in place of the micro-kernel it does not use:
+// "AVX-512 row dots: " + kNarrowBNote.
+inline constexpr const char* kNarrowBNote = "few columns of B, A read in place, no packing";
+std::string parallel_narrow_b_name(LoopOrder order);
 std::size_t parallel_workspace_bytes(const Gemm& g, int threads);
 
 bool blas_available();

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "cpu/cpu_features.hpp"
-#include "cpu/row_dots.hpp"
+#include "cpu/narrow_b.hpp"
 
 namespace ws::kernels::cpu {
 
@@ -45,7 +45,13 @@ struct MicroKernelSpec {
   const char* key;   // for WARPSCOPE_CPU_MICROKERNEL: "avx512", "avx2", "portable"
   int mr, nr;
   MicroKernel run;
-  RowDots row_dots;  // the same instruction set's path for a B of few columns (row_dots.hpp)
+  // The same instruction set's kernels for a B of few columns (narrow_b.hpp); broadcasts take at
+  // most `width` columns.
+  NarrowB row_dots, row_broadcasts;
+  int width;  // floats in one vector
+  // What the sum across a vector's lanes that ends each cell of row dots costs, in vector FMAs:
+  // fitted to measurements (docs/PERFORMANCE.md, "Few columns of B: dots or broadcasts").
+  int cell_sum_cost;
 };
 
 const MicroKernelSpec& microkernel_spec(MicroKernelId id);

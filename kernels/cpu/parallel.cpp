@@ -34,15 +34,26 @@ struct Plan {
 
 bool short_a_pays(const Plan& plan, const Gemm& g);
 
-// Where the micro-kernel would spend at least half its lanes on padding columns. Measured on a
-// Zen 4 with both instruction sets (docs/PERFORMANCE.md, "A matrix times a vector"): row dots
-// are faster up to about 3/4 of the width and slower from the whole width on.
-bool narrow_b_pays(const Plan& plan, const Gemm& g) { return g.n <= plan.kernel->nr / 2; }
+// At most one vector of columns, half the micro-kernel's width: it would spend at least half its
+// lanes on padding. Measured on a Zen 4 with both instruction sets (docs/PERFORMANCE.md, "A matrix
+// times a vector" and "Few columns of B: dots or broadcasts"): the row orders are faster up to
+// about 3/4 of the width and slower from the whole width on.
+bool narrow_b_pays(const Plan& plan, const Gemm& g) { return g.n <= plan.kernel->width; }
+bool is_narrow_b(LoopOrder order) { return order == LoopOrder::row_dots || order == LoopOrder::row_broadcasts; }
+
+// Row broadcasts do one vector FMA per element of A whatever n is; row dots n / W of one, plus a
+// sum across the lanes for each cell of C (the spec's cell_sum_cost, in FMAs: 12 for a 16-lane
+// AVX-512 register, 4 for an 8-lane AVX2 one). So the dots win where
+// k * (1 - n / W) > cell_sum_cost * n; with n = W, never.
+bool dots_pay(const Plan& plan, const Gemm& g) {
+  const long w = plan.kernel->width;
+  return static_cast<long>(g.k) * (w - g.n) > static_cast<long>(plan.kernel->cell_sum_cost) * g.n * w;
+}
 
 Plan plan_for(const MicroKernelSpec& kernel, const Gemm& g, LoopOrder order) {
   Plan plan{&kernel, derive_blocking(this_cpu_caches(), kernel.mr, kernel.nr)};
   plan.order = order != LoopOrder::automatic ? order
-               : narrow_b_pays(plan, g)      ? LoopOrder::narrow_b
+               : narrow_b_pays(plan, g)      ? (dots_pay(plan, g) ? LoopOrder::row_dots : LoopOrder::row_broadcasts)
                : short_a_pays(plan, g)       ? LoopOrder::short_a
                                              : LoopOrder::shared_b;
   return plan;
@@ -286,15 +297,16 @@ void run_short_a_thread(Shared& s, int id, SpinBarrier& sync, float* apack, floa
   }
 }
 
-// The narrow_b order (row_dots.hpp). B's columns are copied once into rows of their own (for n = 1
-// B already is one), then threads take blocks of rows from a counter.
+// The row_dots and row_broadcasts orders (narrow_b.hpp). For row dots with n > 1, B's columns are
+// copied once into rows of their own (for n = 1 B already is one); then threads take blocks of
+// rows from a counter.
 constexpr int kNarrowRowsPerUnitMin = 16;
 
 int narrow_rows_per_unit(const Gemm& g, int threads) {
   return std::max(kNarrowRowsPerUnitMin, round_up((g.m + kUnitsPerThread * threads - 1) / (kUnitsPerThread * threads), 8));
 }
 
-void run_narrow_b_thread(Shared& s, int id, const float* bt, int rows_per_unit) {
+void run_narrow_b_thread(Shared& s, int id, NarrowB kernel, const float* b, int rows_per_unit) {
   const Gemm& g = s.g;
   const int units = (g.m + rows_per_unit - 1) / rows_per_unit;
   for (int u = s.next_unit.fetch_add(1); u < units; u = s.next_unit.fetch_add(1)) {
@@ -304,8 +316,7 @@ void run_narrow_b_thread(Shared& s, int id, const float* bt, int rows_per_unit) 
     }
     const int i = u * rows_per_unit;
     const int rows = std::min(rows_per_unit, g.m - i);
-    s.plan.kernel->row_dots(rows, g.n, g.k, g.a + static_cast<long>(i) * g.k, g.k, bt, g.c + static_cast<long>(i) * g.n,
-                            g.n);
+    kernel(rows, g.n, g.k, g.a + static_cast<long>(i) * g.k, g.k, b, g.c + static_cast<long>(i) * g.n, g.n);
     const long long work = static_cast<long long>(rows) * g.n * g.k;
     const long long done = s.done.fetch_add(work, std::memory_order_relaxed) + work;
     if (id == 0) s.control.report(static_cast<double>(done) / s.total);
@@ -318,7 +329,7 @@ int threads_for(const Plan& plan, const Gemm& g, int threads) {
   // Short A: every micro-panel of B can be a chunk of its own. Else every tile of rows can be a
   // unit of its own (row_block shrinks the blocks down to one tile).
   const int by_units = plan.order == LoopOrder::short_a    ? (g.n + plan.kernel->nr - 1) / plan.kernel->nr
-                       : plan.order == LoopOrder::narrow_b ? (g.m + kNarrowRowsPerUnitMin - 1) / kNarrowRowsPerUnitMin
+                       : is_narrow_b(plan.order)          ? (g.m + kNarrowRowsPerUnitMin - 1) / kNarrowRowsPerUnitMin
                                                            : row_tiles(plan, g) * std::max(1, std::min(g.n, panel_columns(plan, g)) / (4 * plan.kernel->nr));
   return std::max(1, std::min({threads, by_work, by_units}));
 }
@@ -340,7 +351,8 @@ struct WorkspaceFloats {
 };
 
 WorkspaceFloats workspace_floats(const Plan& plan, const Gemm& g, int threads) {
-  if (plan.order == LoopOrder::narrow_b) return {g.n > 1 ? static_cast<std::size_t>(g.n) * g.k : 0, 0};
+  if (plan.order == LoopOrder::row_dots) return {g.n > 1 ? static_cast<std::size_t>(g.n) * g.k : 0, 0};
+  if (plan.order == LoopOrder::row_broadcasts) return {0, 0};
   if (plan.order == LoopOrder::short_a)
     return {short_a_floats(plan, g),
             static_cast<std::size_t>(plan.blocks.kc) * short_a_chunk_columns(plan, g, threads)};
@@ -361,16 +373,19 @@ bool run_plan(const Plan& plan, const Gemm& g, int threads, const RunControl& co
     for (int t = 0; t < shared.threads; ++t) own.emplace_back(sizes.per_thread);
   }
 
-  if (plan.order == LoopOrder::narrow_b) {
-    const float* bt = g.b;
-    if (g.n > 1) {
+  if (is_narrow_b(plan.order)) {
+    const float* b = g.b;
+    if (plan.order == LoopOrder::row_dots && g.n > 1) {
       float* columns = common.get();
       for (int p = 0; p < g.k; ++p)
         for (int j = 0; j < g.n; ++j) columns[static_cast<long>(j) * g.k + p] = g.b[static_cast<long>(p) * g.n + j];
-      bt = columns;
+      b = columns;
     }
+    if (plan.order == LoopOrder::row_broadcasts && g.n > plan.kernel->width)
+      throw std::logic_error("row broadcasts take at most one vector's width of columns");
+    const NarrowB kernel = plan.order == LoopOrder::row_dots ? plan.kernel->row_dots : plan.kernel->row_broadcasts;
     const int rows_per_unit = narrow_rows_per_unit(g, shared.threads);
-    run_as_team(shared.threads, [&](int id) { run_narrow_b_thread(shared, id, bt, rows_per_unit); });
+    run_as_team(shared.threads, [&](int id) { run_narrow_b_thread(shared, id, kernel, b, rows_per_unit); });
     return !shared.stop.load();
   }
   SpinBarrier sync(shared.threads);
@@ -412,7 +427,10 @@ std::string parallel_microkernel_name() {
          " NC " + std::to_string(blocks.nc) + " from the cache sizes";
 }
 
-std::string parallel_narrow_b_name() { return std::string(active_microkernel().isa) + " " + kNarrowBNote; }
+std::string parallel_narrow_b_name(LoopOrder order) {
+  return std::string(active_microkernel().isa) + (order == LoopOrder::row_dots ? " row dots: " : " row broadcasts: ") +
+         kNarrowBNote;
+}
 
 LoopOrder parallel_loop_order(const Gemm& g) { return plan_for(active_microkernel(), g, LoopOrder::automatic).order; }
 

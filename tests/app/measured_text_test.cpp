@@ -106,6 +106,8 @@ TEST(MeasuredText, EveryDetailNoteIsWordedInKorean) {
       {"A packed once, B packed by column chunks", "A는 한 번만 패킹, B는 열 묶음마다 패킹"},
       {"AVX-512 row dots: few columns of B, A read in place, no packing",
        "AVX-512 행 내적: B의 열이 적어 A를 패킹 없이 제자리에서 읽음"},
+      {"AVX2+FMA row broadcasts: few columns of B, A read in place, no packing",
+       "AVX2+FMA 행 브로드캐스트: B의 열이 적어 A를 패킹 없이 제자리에서 읽음"},
       {"llvmpipe (LLVM 15.0.6, 256 bits), a software renderer: runs on this CPU",
        "llvmpipe (LLVM 15.0.6, 256 bits), 소프트웨어 렌더러: 이 CPU에서 실행"},
       {"timed by GL timer queries", "GL 타이머 쿼리로 측정"},

@@ -194,10 +194,12 @@ TEST(CpuParallel, EveryMicroKernelForcedAtAwkwardShapes) {
     for (const Shape& s : shapes) {
       const auto a = random_matrix(static_cast<std::size_t>(s.m) * s.k, 21);
       const auto b = random_matrix(static_cast<std::size_t>(s.k) * s.n, 22);
-      // Every loop order on every shape: the automatic choice takes short_a only where B is
-      // larger than L3, far too large for a test under the sanitizers, and narrow_b only for few
-      // columns.
-      for (const cpu::LoopOrder order : {cpu::LoopOrder::shared_b, cpu::LoopOrder::short_a, cpu::LoopOrder::narrow_b}) {
+      // Every loop order on every shape it can run: the automatic choice takes short_a only where
+      // B is larger than L3, far too large for a test under the sanitizers, and the row orders
+      // only for few columns (row broadcasts at most one vector's width).
+      for (const cpu::LoopOrder order : {cpu::LoopOrder::shared_b, cpu::LoopOrder::short_a, cpu::LoopOrder::row_dots,
+                                         cpu::LoopOrder::row_broadcasts}) {
+        if (order == cpu::LoopOrder::row_broadcasts && s.n > spec.width) continue;
         for (const int threads : {1, 3}) {
           std::vector<float> c(static_cast<std::size_t>(s.m) * s.n, std::numeric_limits<float>::quiet_NaN());
           ASSERT_TRUE(
@@ -243,37 +245,45 @@ TEST(CpuParallel, AJobInTheShortAOrderSaysSo) {
   EXPECT_NE(r.detail.find(cpu::kShortANote), std::string::npos) << r.detail;
 }
 
-// The row dots of each instruction set this CPU has, against sums in double: every block shape
-// (1-4 columns at a time, the rows the registers hold and the last few one by one), depths with
-// and without a scalar tail, and strides wider than the rows, writing nothing outside C's cells.
-TEST(RowDots, EveryInstructionSetAgainstDoubleSums) {
+// The narrow-B kernels of each instruction set this CPU has, against sums in double: row dots at
+// every block shape (1-4 columns at a time, the rows the registers hold and the last few one by
+// one) and row broadcasts at every column count up to the vector's width; depths with and without
+// a scalar tail, strides wider than the rows, and nothing written outside C's cells.
+TEST(NarrowB, EveryInstructionSetAgainstDoubleSums) {
   int ran = 0;
   for (const MicroKernelId id : {MicroKernelId::avx512, MicroKernelId::avx2, MicroKernelId::portable}) {
     if (!cpu::cpu_can_run(id, cpu::this_cpu_features())) continue;
     ++ran;
     const auto& spec = cpu::microkernel_spec(id);
-    for (const int k : {1, 7, 16, 17, 64, 100}) {
-      for (const int rows : {1, 2, 5, 9, 19}) {
-        for (int n = 1; n <= 9; ++n) {
-          const long lda = k + 3, ldc = n + 2;
-          const auto a = random_matrix(static_cast<std::size_t>(rows) * lda, 31);
-          const auto bt = random_matrix(static_cast<std::size_t>(n) * k, 32);
-          std::vector<float> c(static_cast<std::size_t>(rows) * ldc, std::numeric_limits<float>::quiet_NaN());
-          spec.row_dots(rows, n, k, a.data(), lda, bt.data(), c.data(), ldc);
-          for (int i = 0; i < rows; ++i) {
-            for (int j = 0; j < ldc; ++j) {
-              const float got = c[i * ldc + j];
-              if (j >= n) {
-                ASSERT_TRUE(std::isnan(got)) << spec.name << " wrote past row " << i << "'s cells";
-                continue;
+    for (const bool dots : {true, false}) {
+      for (const int k : {1, 7, 16, 17, 64, 100}) {
+        for (const int rows : {1, 2, 5, 9, 19}) {
+          for (int n = 1; n <= (dots ? 9 : spec.width); ++n) {
+            const long lda = k + 3, ldc = n + 2;
+            const auto a = random_matrix(static_cast<std::size_t>(rows) * lda, 31);
+            const auto b = random_matrix(static_cast<std::size_t>(k) * n, 32);  // k x n, row-major
+            std::vector<float> bt(b.size());
+            for (int p = 0; p < k; ++p)
+              for (int j = 0; j < n; ++j) bt[static_cast<std::size_t>(j) * k + p] = b[static_cast<std::size_t>(p) * n + j];
+            std::vector<float> c(static_cast<std::size_t>(rows) * ldc, std::numeric_limits<float>::quiet_NaN());
+            (dots ? spec.row_dots : spec.row_broadcasts)(rows, n, k, a.data(), lda, dots ? bt.data() : b.data(), c.data(),
+                                                         ldc);
+            for (int i = 0; i < rows; ++i) {
+              for (int j = 0; j < ldc; ++j) {
+                const float got = c[i * ldc + j];
+                if (j >= n) {
+                  ASSERT_TRUE(std::isnan(got)) << spec.name << (dots ? " dots" : " broadcasts") << " wrote past row " << i;
+                  continue;
+                }
+                double want = 0.0, scale = 0.0;
+                for (int p = 0; p < k; ++p) {
+                  const double term = static_cast<double>(a[i * lda + p]) * b[static_cast<std::size_t>(p) * n + j];
+                  want += term;
+                  scale += std::abs(term);
+                }
+                ASSERT_NEAR(got, want, 1e-6 * (scale + 1.0)) << spec.name << (dots ? " dots" : " broadcasts") << " k " << k
+                                                             << " rows " << rows << " n " << n << " at " << i << "," << j;
               }
-              double want = 0.0, scale = 0.0;
-              for (int p = 0; p < k; ++p) {
-                want += static_cast<double>(a[i * lda + p]) * bt[static_cast<long>(j) * k + p];
-                scale += std::abs(static_cast<double>(a[i * lda + p]) * bt[static_cast<long>(j) * k + p]);
-              }
-              ASSERT_NEAR(got, want, 1e-6 * (scale + 1.0))
-                  << spec.name << " k " << k << " rows " << rows << " n " << n << " at " << i << "," << j;
             }
           }
         }
@@ -283,14 +293,16 @@ TEST(RowDots, EveryInstructionSetAgainstDoubleSums) {
   EXPECT_GE(ran, 1);
 }
 
-// Few columns of B take the row-dots order, up to half the micro-kernel's width (measured in
-// docs/PERFORMANCE.md); a cancelled run stops there too; a job names the row dots, not the
-// micro-kernel it did not use.
-TEST(CpuParallel, NarrowBOrderForFewColumns) {
-  const int nr = cpu::active_microkernel().nr;
-  EXPECT_EQ(cpu::parallel_loop_order({4096, 1, 4096, nullptr, nullptr, nullptr}), cpu::LoopOrder::narrow_b);
-  EXPECT_EQ(cpu::parallel_loop_order({64, nr / 2, 64, nullptr, nullptr, nullptr}), cpu::LoopOrder::narrow_b);
-  EXPECT_EQ(cpu::parallel_loop_order({64, nr / 2 + 1, 64, nullptr, nullptr, nullptr}), cpu::LoopOrder::shared_b);
+// Few columns of B take a row order, up to one vector's width: the dots where the depth pays for
+// each cell's sum across the lanes, else the broadcasts (docs/PERFORMANCE.md, "Few columns of B:
+// dots or broadcasts"). A cancelled run stops in either; a job names the row order it ran, not
+// the micro-kernel it did not use.
+TEST(CpuParallel, RowOrdersForFewColumns) {
+  const int w = cpu::active_microkernel().width;
+  EXPECT_EQ(cpu::parallel_loop_order({4096, 1, 4096, nullptr, nullptr, nullptr}), cpu::LoopOrder::row_dots);
+  EXPECT_EQ(cpu::parallel_loop_order({4096, 1, 1, nullptr, nullptr, nullptr}), cpu::LoopOrder::row_broadcasts);
+  EXPECT_EQ(cpu::parallel_loop_order({4096, w, 4096, nullptr, nullptr, nullptr}), cpu::LoopOrder::row_broadcasts);
+  EXPECT_EQ(cpu::parallel_loop_order({64, w + 1, 64, nullptr, nullptr, nullptr}), cpu::LoopOrder::shared_b);
   EXPECT_EQ(cpu::parallel_threads_for({4096, 1, 4096, nullptr, nullptr, nullptr}, 3), 3);
 
   const auto a = random_matrix(256 * 300, 41), b = random_matrix(300 * 2, 42);
@@ -298,20 +310,23 @@ TEST(CpuParallel, NarrowBOrderForFewColumns) {
   std::atomic<bool> cancel{true};
   RunControl stopped;
   stopped.cancel = &cancel;
-  EXPECT_FALSE(cpu::parallel_with(cpu::active_microkernel().id, {256, 2, 300, a.data(), b.data(), c.data()}, 2, stopped,
-                                  cpu::LoopOrder::narrow_b));
+  for (const cpu::LoopOrder order : {cpu::LoopOrder::row_dots, cpu::LoopOrder::row_broadcasts})
+    EXPECT_FALSE(cpu::parallel_with(cpu::active_microkernel().id, {256, 2, 300, a.data(), b.data(), c.data()}, 2,
+                                     stopped, order));
 
-  JobRequest req;
-  req.kernel = "cpu-parallel";
-  req.shape = {513, 1, 1000};
-  req.threads = 2;
-  req.repeats = 1;
-  JobControl control;
-  const JobResult r = run_job(req, control);
-  ASSERT_FALSE(r.skipped.has_value()) << *r.skipped;
-  EXPECT_TRUE(r.verified) << r.max_rel_error;
-  EXPECT_NE(r.detail.find(cpu::kNarrowBNote), std::string::npos) << r.detail;
-  EXPECT_EQ(r.detail.find("micro-kernel"), std::string::npos) << "names a kernel it did not use: " << r.detail;
+  for (const auto& [shape, words] : {std::pair{Shape{513, 1, 1000}, "row dots: "}, std::pair{Shape{513, 2, 3}, "row broadcasts: "}}) {
+    JobRequest req;
+    req.kernel = "cpu-parallel";
+    req.shape = shape;
+    req.threads = 2;
+    req.repeats = 1;
+    JobControl control;
+    const JobResult r = run_job(req, control);
+    ASSERT_FALSE(r.skipped.has_value()) << *r.skipped;
+    EXPECT_TRUE(r.verified) << r.max_rel_error;
+    EXPECT_NE(r.detail.find(std::string(words) + cpu::kNarrowBNote), std::string::npos) << r.detail;
+    EXPECT_EQ(r.detail.find("micro-kernel"), std::string::npos) << "names a kernel it did not use: " << r.detail;
+  }
 }
 
 // WARPSCOPE_CPU_MICROKERNEL picks the kernel for a whole job, and a kernel the CPU cannot run is

@@ -1,10 +1,10 @@
-// The row-dots path (row_dots.hpp) on AVX2 with FMA. This one file is compiled with -mavx2 -mfma
+// The narrow-B kernels (narrow_b.hpp) on AVX2 with FMA. This one file is compiled with -mavx2 -mfma
 // (kernels/CMakeLists.txt); the spec in microkernel_dispatch.cpp hands it out only where the CPU
 // has both.
 
 #include <immintrin.h>
 
-#include "cpu/row_dots.hpp"
+#include "cpu/narrow_b.hpp"
 
 namespace ws::kernels::cpu {
 
@@ -17,6 +17,11 @@ struct Ymm {
   static reg zero() { return _mm256_setzero_ps(); }
   static reg loadu(const float* p) { return _mm256_loadu_ps(p); }
   static reg fma(reg a, reg b, reg c) { return _mm256_fmadd_ps(a, b, c); }
+  static reg broadcast(const float* p) { return _mm256_broadcast_ss(p); }
+  using mask = __m256i;
+  static mask first(int n) { return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)); }
+  static reg load_first(const float* p, mask m) { return _mm256_maskload_ps(p, m); }
+  static void store_first(float* p, reg r, mask m) { _mm256_maskstore_ps(p, m, r); }
   static float total(reg r) {
     __m128 s = _mm_add_ps(_mm256_castps256_ps128(r), _mm256_extractf128_ps(r, 1));
     s = _mm_add_ps(s, _mm_movehl_ps(s, s));
@@ -29,6 +34,10 @@ struct Ymm {
 
 void row_dots_avx2(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc) {
   row_dots<Ymm>(rows, n, k, a, lda, bt, c, ldc);
+}
+
+void row_broadcasts_avx2(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
+  row_broadcasts<Ymm>(rows, n, k, a, lda, b, c, ldc);
 }
 
 }  // namespace ws::kernels::cpu

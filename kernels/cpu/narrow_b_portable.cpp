@@ -1,8 +1,8 @@
-// The row-dots path (row_dots.hpp) in plain C++ for any CPU: eight floats as an array whose
+// The narrow-B kernels (narrow_b.hpp) in plain C++ for any CPU: eight floats as an array whose
 // element-wise loops the compiler turns into the target's vectors (SSE2, NEON). Eight separate
 // sums are what lets it: a single float sum would have to be added in order.
 
-#include "cpu/row_dots.hpp"
+#include "cpu/narrow_b.hpp"
 
 namespace ws::kernels::cpu {
 
@@ -24,6 +24,21 @@ struct Floats8 {
     for (int i = 0; i < 8; ++i) c.v[i] += a.v[i] * b.v[i];
     return c;
   }
+  static reg broadcast(const float* p) {
+    reg r;
+    for (int i = 0; i < 8; ++i) r.v[i] = *p;
+    return r;
+  }
+  using mask = int;  // how many of the first lanes
+  static mask first(int n) { return n; }
+  static reg load_first(const float* p, mask n) {
+    reg r{};
+    for (int i = 0; i < n; ++i) r.v[i] = p[i];
+    return r;
+  }
+  static void store_first(float* p, reg r, mask n) {
+    for (int i = 0; i < n; ++i) p[i] = r.v[i];
+  }
   static float total(reg r) {
     return ((r.v[0] + r.v[1]) + (r.v[2] + r.v[3])) + ((r.v[4] + r.v[5]) + (r.v[6] + r.v[7]));
   }
@@ -33,6 +48,10 @@ struct Floats8 {
 
 void row_dots_portable(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc) {
   row_dots<Floats8>(rows, n, k, a, lda, bt, c, ldc);
+}
+
+void row_broadcasts_portable(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
+  row_broadcasts<Floats8>(rows, n, k, a, lda, b, c, ldc);
 }
 
 }  // namespace ws::kernels::cpu

@@ -1,10 +1,10 @@
-// The row-dots path (row_dots.hpp) on AVX-512. This one file is compiled with -mavx512f -mfma
+// The narrow-B kernels (narrow_b.hpp) on AVX-512. This one file is compiled with -mavx512f -mfma
 // (kernels/CMakeLists.txt); the spec in microkernel_dispatch.cpp hands it out only where CPUID
 // and XGETBV say the CPU and the OS support it.
 
 #include <immintrin.h>
 
-#include "cpu/row_dots.hpp"
+#include "cpu/narrow_b.hpp"
 
 namespace ws::kernels::cpu {
 
@@ -17,6 +17,11 @@ struct Zmm {
   static reg zero() { return _mm512_setzero_ps(); }
   static reg loadu(const float* p) { return _mm512_loadu_ps(p); }
   static reg fma(reg a, reg b, reg c) { return _mm512_fmadd_ps(a, b, c); }
+  static reg broadcast(const float* p) { return _mm512_set1_ps(*p); }
+  using mask = __mmask16;
+  static mask first(int n) { return static_cast<mask>((1u << n) - 1); }  // n <= 16
+  static reg load_first(const float* p, mask m) { return _mm512_maskz_loadu_ps(m, p); }
+  static void store_first(float* p, reg r, mask m) { _mm512_mask_storeu_ps(p, m, r); }
   // Halves folded with GCC's generic shuffle rather than _mm512_reduce_add_ps or the shuffle
   // intrinsics, whose GCC 12 headers read an undefined vector (-Wuninitialized).
   static float total(reg r) {
@@ -33,6 +38,10 @@ struct Zmm {
 
 void row_dots_avx512(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc) {
   row_dots<Zmm>(rows, n, k, a, lda, bt, c, ldc);
+}
+
+void row_broadcasts_avx512(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
+  row_broadcasts<Zmm>(rows, n, k, a, lda, b, c, ldc);
 }
 
 }  // namespace ws::kernels::cpu

@@ -1,0 +1,144 @@
+// cpu-parallel's kernels for a B of a few columns (at most one vector's width; parallel.cpp
+// decides when): A is read where it lies. The micro-kernel path would copy all of A into packed
+// panels to use each element n times, and a micro-kernel NR columns wide would spend NR - n of its
+// lanes on padding: at 4096x1x4096 it ran at 0.56 of OpenBLAS (docs/PERFORMANCE.md, "A matrix
+// times a vector"). Two ways to lay the work on the vector lanes:
+//   row dots: lanes along the depth; each cell of C the dot product of a row of A with a column of
+//     B, summed across the lanes at the end. Every lane busy whatever n is, but each cell pays for
+//     that final sum, so it needs a long depth.
+//   row broadcasts: lanes along C's row; each element of A broadcast and multiplied by a row of B
+//     (masked to n lanes). No final sums, so any depth is cheap, but only n of the lanes work.
+// Instantiated once per instruction set, each in a file compiled for it (narrow_b_avx512.cpp,
+// narrow_b_avx2.cpp, narrow_b_portable.cpp); V gives the vector type. The templates use nothing
+// from the standard library, so no inline library function gets compiled for AVX-512 in those
+// files and chosen by the linker for the rest of the program.
+#pragma once
+
+namespace ws::kernels::cpu {
+
+// rows x n cells of C, overwritten (C may hold NaN poison): c[i * ldc + j] = the sum over p < k of
+// a[i * lda + p] * B[p][j]. Row dots take B's columns as rows (bt[j * k + p]; for n = 1, B
+// itself), row broadcasts B as it is (b[p * n + j]) and need n at most the vector's width.
+using NarrowB = void (*)(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc);
+
+void row_dots_portable(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc);
+void row_broadcasts_portable(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc);
+// Only call when can_run_avx2_fma(this_cpu_features()).
+void row_dots_avx2(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc);
+void row_broadcasts_avx2(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc);
+// Only call when can_run_avx512(this_cpu_features()).
+void row_dots_avx512(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc);
+void row_broadcasts_avx512(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc);
+
+namespace narrow_b_detail {
+
+// Columns of C one block of row dots computes, and its rows: as many as keep R x NB sums, NB
+// columns of B and one row of A in the vector registers (V::registers of them) with two to spare,
+// at most 8 (8 rows of A are 8 streams from memory, which the hardware prefetchers still follow).
+inline constexpr int kMaxBlockColumns = 4;
+constexpr int block_rows(int registers, int nb) {
+  const int fit = (registers - 2 - nb - 1) / nb;
+  return fit < 1 ? 1 : fit > 8 ? 8 : fit;
+}
+
+// R rows x NB columns of C, the depth in whole vectors and then a scalar tail.
+template <class V, int R, int NB>
+inline void dot_block(int k, const float* a, long lda, const float* bt, float* c, long ldc) {
+  using reg = typename V::reg;
+  reg sum[R][NB];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+    for (int j = 0; j < NB; ++j) sum[r][j] = V::zero();
+  }
+  const int whole = k / V::width * V::width;
+  for (int p = 0; p < whole; p += V::width) {
+    reg b[NB];
+#pragma GCC unroll 4
+    for (int j = 0; j < NB; ++j) b[j] = V::loadu(bt + static_cast<long>(j) * k + p);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      const reg x = V::loadu(a + r * lda + p);
+#pragma GCC unroll 4
+      for (int j = 0; j < NB; ++j) sum[r][j] = V::fma(x, b[j], sum[r][j]);
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int j = 0; j < NB; ++j) {
+      float s = V::total(sum[r][j]);
+      for (int p = whole; p < k; ++p) s += a[r * lda + p] * bt[static_cast<long>(j) * k + p];
+      c[r * ldc + j] = s;
+    }
+  }
+}
+
+// Every column of R rows, NB at a time.
+template <class V, int R>
+inline void dot_rows(int n, int k, const float* a, long lda, const float* bt, float* c, long ldc) {
+  int j = 0;
+  for (; j + kMaxBlockColumns <= n; j += kMaxBlockColumns)
+    dot_block<V, R, kMaxBlockColumns>(k, a, lda, bt + static_cast<long>(j) * k, c + j, ldc);
+  const float* rest = bt + static_cast<long>(j) * k;
+  switch (n - j) {
+    case 3: dot_block<V, R, 3>(k, a, lda, rest, c + j, ldc); break;
+    case 2: dot_block<V, R, 2>(k, a, lda, rest, c + j, ldc); break;
+    case 1: dot_block<V, R, 1>(k, a, lda, rest, c + j, ldc); break;
+    default: break;
+  }
+}
+
+// R rows of C, each one vector of its n cells: per depth step one row of B and R broadcasts of A.
+// Eight rows give eight independent FMA chains, enough to cover the FMA latency on two ports.
+inline constexpr int kBroadcastRows = 8;
+
+template <class V, int R>
+inline void broadcast_block(int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
+  using reg = typename V::reg;
+  const typename V::mask lanes = V::first(n);
+  reg sum[R];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) sum[r] = V::zero();
+  for (int p = 0; p < k; ++p) {
+    const reg row = V::load_first(b + static_cast<long>(p) * n, lanes);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) sum[r] = V::fma(V::broadcast(a + r * lda + p), row, sum[r]);
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) V::store_first(c + r * ldc, sum[r], lanes);
+}
+
+}  // namespace narrow_b_detail
+
+// The rows in blocks of as many rows as the registers hold for n's columns (one NB for all of
+// them: the widest block n needs), the last few one by one.
+template <class V>
+inline void row_dots(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc) {
+  using namespace narrow_b_detail;
+  constexpr int R1 = block_rows(V::registers, 1), R2 = block_rows(V::registers, 2);
+  constexpr int R3 = block_rows(V::registers, 3), R4 = block_rows(V::registers, 4);
+  const int nb = n < kMaxBlockColumns ? n : kMaxBlockColumns;
+  const int R = nb == 1 ? R1 : nb == 2 ? R2 : nb == 3 ? R3 : R4;
+  int i = 0;
+  for (; i + R <= rows; i += R) {
+    const float* ai = a + i * lda;
+    float* ci = c + i * ldc;
+    switch (nb) {
+      case 1: dot_rows<V, R1>(n, k, ai, lda, bt, ci, ldc); break;
+      case 2: dot_rows<V, R2>(n, k, ai, lda, bt, ci, ldc); break;
+      case 3: dot_rows<V, R3>(n, k, ai, lda, bt, ci, ldc); break;
+      default: dot_rows<V, R4>(n, k, ai, lda, bt, ci, ldc); break;
+    }
+  }
+  for (; i < rows; ++i) dot_rows<V, 1>(n, k, a + i * lda, lda, bt, c + i * ldc, ldc);
+}
+
+template <class V>
+inline void row_broadcasts(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
+  using namespace narrow_b_detail;
+  int i = 0;
+  for (; i + kBroadcastRows <= rows; i += kBroadcastRows)
+    broadcast_block<V, kBroadcastRows>(n, k, a + i * lda, lda, b, c + i * ldc, ldc);
+  for (; i < rows; ++i) broadcast_block<V, 1>(n, k, a + i * lda, lda, b, c + i * ldc, ldc);
+}
+
+}  // namespace ws::kernels::cpu

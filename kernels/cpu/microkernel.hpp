@@ -46,9 +46,10 @@ struct MicroKernelSpec {
   int mr, nr;
   MicroKernel run;
   // The same instruction set's kernels for a B of few columns (narrow_b.hpp); broadcasts take at
-  // most `width` columns.
+  // most `broadcast_columns` columns.
   NarrowB row_dots, row_broadcasts;
   int width;  // floats in one vector
+  int broadcast_columns;  // the widest B row broadcasts take: narrow_b_detail::broadcast_vectors()
   // What the sum across a vector's lanes that ends each cell of row dots costs, in vector FMAs:
   // fitted to measurements (docs/PERFORMANCE.md, "Few columns of B: dots or broadcasts").
   int cell_sum_cost;

@@ -1,13 +1,15 @@
-// cpu-parallel's kernels for a B of a few columns (at most one vector's width; parallel.cpp
-// decides when): A is read where it lies. The micro-kernel path would copy all of A into packed
-// panels to use each element n times, and a micro-kernel NR columns wide would spend NR - n of its
-// lanes on padding: at 4096x1x4096 it ran at 0.56 of OpenBLAS (docs/PERFORMANCE.md, "A matrix
-// times a vector"). Two ways to lay the work on the vector lanes:
+// cpu-parallel's kernels for a B of a few columns (up to four vectors' width; parallel.cpp
+// decides when): A is read where it lies. The micro-kernel path copies all of A into packed
+// panels, which pays only where each element is used many times, and a micro-kernel NR columns
+// wide spends NR - n of its lanes on padding: at 4096x1x4096 it ran at 0.56 of OpenBLAS
+// (docs/PERFORMANCE.md, "A matrix times a vector" and the two sections after it). Two ways to lay
+// the work on the vector lanes:
 //   row dots: lanes along the depth; each cell of C the dot product of a row of A with a column of
 //     B, summed across the lanes at the end. Every lane busy whatever n is, but each cell pays for
 //     that final sum, so it needs a long depth.
 //   row broadcasts: lanes along C's row; each element of A broadcast and multiplied by a row of B
-//     (masked to n lanes). No final sums, so any depth is cheap, but only n of the lanes work.
+//     (one to four vectors, the last masked to what is left of n). No final sums, so any depth is
+//     cheap, but under one vector only n of the lanes work.
 // Instantiated once per instruction set, each in a file compiled for it (narrow_b_avx512.cpp,
 // narrow_b_avx2.cpp, narrow_b_portable.cpp); V gives the vector type. The templates use nothing
 // from the standard library, so no inline library function gets compiled for AVX-512 in those
@@ -18,7 +20,8 @@ namespace ws::kernels::cpu {
 
 // rows x n cells of C, overwritten (C may hold NaN poison): c[i * ldc + j] = the sum over p < k of
 // a[i * lda + p] * B[p][j]. Row dots take B's columns as rows (bt[j * k + p]; for n = 1, B
-// itself), row broadcasts B as it is (b[p * n + j]) and need n at most the vector's width.
+// itself), row broadcasts B as it is (b[p * n + j]) and need n at most kMaxBroadcastVectors
+// vectors' width.
 using NarrowB = void (*)(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc);
 
 void row_dots_portable(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc);
@@ -87,24 +90,59 @@ inline void dot_rows(int n, int k, const float* a, long lda, const float* bt, fl
   }
 }
 
-// R rows of C, each one vector of its n cells: per depth step one row of B and R broadcasts of A.
-// Eight rows give eight independent FMA chains, enough to cover the FMA latency on two ports.
-inline constexpr int kBroadcastRows = 8;
+// R rows of C, each NV vectors of its n cells ((NV - 1) * W < n <= NV * W, the last vector masked):
+// per depth step one row of B and R broadcasts of A. Eight rows give eight independent FMA chains
+// per vector, enough to cover the FMA latency on two ports; wider rows take fewer (block_rows).
+inline constexpr int kMaxBroadcastVectors = 4;
 
-template <class V, int R>
+// The widest row broadcasts go: as many vectors (at most kMaxBroadcastVectors) as leave a block
+// at least 3 rows, below which each row of B loaded serves too few FMAs (measured: AVX2's 2-row
+// blocks of 32 columns lost to the packed micro-kernel; docs/PERFORMANCE.md, "Row broadcasts up to
+// four vectors").
+constexpr int broadcast_vectors(int registers) {
+  int nv = 1;
+  while (nv < kMaxBroadcastVectors && block_rows(registers, nv + 1) >= 3) ++nv;
+  return nv;
+}
+
+template <class V, int R, int NV>
 inline void broadcast_block(int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
   using reg = typename V::reg;
-  const typename V::mask lanes = V::first(n);
-  reg sum[R];
+  constexpr int W = V::width;
+  const typename V::mask last = V::first(n - (NV - 1) * W);
+  reg sum[R][NV];
 #pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) sum[r] = V::zero();
+  for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) sum[r][v] = V::zero();
+  }
   for (int p = 0; p < k; ++p) {
-    const reg row = V::load_first(b + static_cast<long>(p) * n, lanes);
+    const float* row = b + static_cast<long>(p) * n;
+    reg bv[NV];
+#pragma GCC unroll 4
+    for (int v = 0; v + 1 < NV; ++v) bv[v] = V::loadu(row + v * W);
+    bv[NV - 1] = V::load_first(row + (NV - 1) * W, last);
 #pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) sum[r] = V::fma(V::broadcast(a + r * lda + p), row, sum[r]);
+    for (int r = 0; r < R; ++r) {
+      const reg x = V::broadcast(a + r * lda + p);
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) sum[r][v] = V::fma(x, bv[v], sum[r][v]);
+    }
   }
 #pragma GCC unroll 8
-  for (int r = 0; r < R; ++r) V::store_first(c + r * ldc, sum[r], lanes);
+  for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+    for (int v = 0; v + 1 < NV; ++v) V::storeu(c + r * ldc + v * W, sum[r][v]);
+    V::store_first(c + r * ldc + (NV - 1) * W, sum[r][NV - 1], last);
+  }
+}
+
+template <class V, int NV>
+inline void broadcast_rows(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
+  constexpr int R = block_rows(V::registers, NV);
+  int i = 0;
+  for (; i + R <= rows; i += R) broadcast_block<V, R, NV>(n, k, a + i * lda, lda, b, c + i * ldc, ldc);
+  for (; i < rows; ++i) broadcast_block<V, 1, NV>(n, k, a + i * lda, lda, b, c + i * ldc, ldc);
 }
 
 }  // namespace narrow_b_detail
@@ -135,10 +173,12 @@ inline void row_dots(int rows, int n, int k, const float* a, long lda, const flo
 template <class V>
 inline void row_broadcasts(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
   using namespace narrow_b_detail;
-  int i = 0;
-  for (; i + kBroadcastRows <= rows; i += kBroadcastRows)
-    broadcast_block<V, kBroadcastRows>(n, k, a + i * lda, lda, b, c + i * ldc, ldc);
-  for (; i < rows; ++i) broadcast_block<V, 1>(n, k, a + i * lda, lda, b, c + i * ldc, ldc);
+  switch ((n + V::width - 1) / V::width) {
+    case 1: return broadcast_rows<V, 1>(rows, n, k, a, lda, b, c, ldc);
+    case 2: return broadcast_rows<V, 2>(rows, n, k, a, lda, b, c, ldc);
+    case 3: return broadcast_rows<V, 3>(rows, n, k, a, lda, b, c, ldc);
+    default: return broadcast_rows<V, kMaxBroadcastVectors>(rows, n, k, a, lda, b, c, ldc);
+  }
 }
 
 }  // namespace ws::kernels::cpu

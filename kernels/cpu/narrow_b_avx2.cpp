@@ -16,6 +16,7 @@ struct Ymm {
   static constexpr int registers = 16;
   static reg zero() { return _mm256_setzero_ps(); }
   static reg loadu(const float* p) { return _mm256_loadu_ps(p); }
+  static void storeu(float* p, reg r) { _mm256_storeu_ps(p, r); }
   static reg fma(reg a, reg b, reg c) { return _mm256_fmadd_ps(a, b, c); }
   static reg broadcast(const float* p) { return _mm256_broadcast_ss(p); }
   using mask = __m256i;

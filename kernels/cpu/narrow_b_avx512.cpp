@@ -16,6 +16,7 @@ struct Zmm {
   static constexpr int registers = 32;
   static reg zero() { return _mm512_setzero_ps(); }
   static reg loadu(const float* p) { return _mm512_loadu_ps(p); }
+  static void storeu(float* p, reg r) { _mm512_storeu_ps(p, r); }
   static reg fma(reg a, reg b, reg c) { return _mm512_fmadd_ps(a, b, c); }
   static reg broadcast(const float* p) { return _mm512_set1_ps(*p); }
   using mask = __mmask16;

@@ -20,6 +20,9 @@ struct Floats8 {
     for (int i = 0; i < 8; ++i) r.v[i] = p[i];
     return r;
   }
+  static void storeu(float* p, reg r) {
+    for (int i = 0; i < 8; ++i) p[i] = r.v[i];
+  }
   static reg fma(reg a, reg b, reg c) {
     for (int i = 0; i < 8; ++i) c.v[i] += a.v[i] * b.v[i];
     return c;

@@ -34,11 +34,10 @@ struct Plan {
 
 bool short_a_pays(const Plan& plan, const Gemm& g);
 
-// At most one vector of columns, half the micro-kernel's width: it would spend at least half its
-// lanes on padding. Measured on a Zen 4 with both instruction sets (docs/PERFORMANCE.md, "A matrix
-// times a vector" and "Few columns of B: dots or broadcasts"): the row orders are faster up to
-// about 3/4 of the width and slower from the whole width on.
-bool narrow_b_pays(const Plan& plan, const Gemm& g) { return g.n <= plan.kernel->width; }
+// Up to the widest row broadcasts take (64 columns with AVX-512, 24 with AVX2, 8 portable): at
+// every shape measured there, one of the row orders beat the packed micro-kernel
+// (docs/PERFORMANCE.md, "A matrix times a vector" and the two sections after it).
+bool narrow_b_pays(const Plan& plan, const Gemm& g) { return g.n <= plan.kernel->broadcast_columns; }
 bool is_narrow_b(LoopOrder order) { return order == LoopOrder::row_dots || order == LoopOrder::row_broadcasts; }
 
 // Row broadcasts do one vector FMA per element of A whatever n is; row dots n / W of one, plus a
@@ -381,8 +380,8 @@ bool run_plan(const Plan& plan, const Gemm& g, int threads, const RunControl& co
         for (int j = 0; j < g.n; ++j) columns[static_cast<long>(j) * g.k + p] = g.b[static_cast<long>(p) * g.n + j];
       b = columns;
     }
-    if (plan.order == LoopOrder::row_broadcasts && g.n > plan.kernel->width)
-      throw std::logic_error("row broadcasts take at most one vector's width of columns");
+    if (plan.order == LoopOrder::row_broadcasts && g.n > narrow_b_detail::kMaxBroadcastVectors * plan.kernel->width)
+      throw std::logic_error("row broadcasts take at most four vectors of columns");
     const NarrowB kernel = plan.order == LoopOrder::row_dots ? plan.kernel->row_dots : plan.kernel->row_broadcasts;
     const int rows_per_unit = narrow_rows_per_unit(g, shared.threads);
     run_as_team(shared.threads, [&](int id) { run_narrow_b_thread(shared, id, kernel, b, rows_per_unit); });

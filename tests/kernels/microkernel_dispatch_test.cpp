@@ -196,10 +196,10 @@ TEST(CpuParallel, EveryMicroKernelForcedAtAwkwardShapes) {
       const auto b = random_matrix(static_cast<std::size_t>(s.k) * s.n, 22);
       // Every loop order on every shape it can run: the automatic choice takes short_a only where
       // B is larger than L3, far too large for a test under the sanitizers, and the row orders
-      // only for few columns (row broadcasts at most one vector's width).
+      // only for few columns (row broadcasts at most four vectors' width).
       for (const cpu::LoopOrder order : {cpu::LoopOrder::shared_b, cpu::LoopOrder::short_a, cpu::LoopOrder::row_dots,
                                          cpu::LoopOrder::row_broadcasts}) {
-        if (order == cpu::LoopOrder::row_broadcasts && s.n > spec.width) continue;
+        if (order == cpu::LoopOrder::row_broadcasts && s.n > 4 * spec.width) continue;
         for (const int threads : {1, 3}) {
           std::vector<float> c(static_cast<std::size_t>(s.m) * s.n, std::numeric_limits<float>::quiet_NaN());
           ASSERT_TRUE(
@@ -222,7 +222,7 @@ TEST(CpuParallel, ShortAOrderOnlyWhereBOutgrowsTheCache) {
   EXPECT_EQ(cpu::parallel_loop_order(layer), cpu::LoopOrder::short_a);
   const cpu::Gemm square{500, 500, 500, nullptr, nullptr, nullptr};
   EXPECT_EQ(cpu::parallel_loop_order(square), cpu::LoopOrder::shared_b);
-  const cpu::Gemm tall{4096, 64, 4096, nullptr, nullptr, nullptr};  // A far taller than one MC block
+  const cpu::Gemm tall{4096, 96, 4096, nullptr, nullptr, nullptr};  // A far taller than one MC block
   EXPECT_EQ(cpu::parallel_loop_order(tall), cpu::LoopOrder::shared_b);
   // Threads split it by column chunks: 4096 columns are plenty for any count asked.
   EXPECT_EQ(cpu::parallel_threads_for(layer, 3), 3);
@@ -247,8 +247,9 @@ TEST(CpuParallel, AJobInTheShortAOrderSaysSo) {
 
 // The narrow-B kernels of each instruction set this CPU has, against sums in double: row dots at
 // every block shape (1-4 columns at a time, the rows the registers hold and the last few one by
-// one) and row broadcasts at every column count up to the vector's width; depths with and without
-// a scalar tail, strides wider than the rows, and nothing written outside C's cells.
+// one) and row broadcasts at one to four vectors a row, each whole and with a masked last vector;
+// depths with and without a scalar tail, strides wider than the rows, and nothing written outside
+// C's cells.
 TEST(NarrowB, EveryInstructionSetAgainstDoubleSums) {
   int ran = 0;
   for (const MicroKernelId id : {MicroKernelId::avx512, MicroKernelId::avx2, MicroKernelId::portable}) {
@@ -258,7 +259,9 @@ TEST(NarrowB, EveryInstructionSetAgainstDoubleSums) {
     for (const bool dots : {true, false}) {
       for (const int k : {1, 7, 16, 17, 64, 100}) {
         for (const int rows : {1, 2, 5, 9, 19}) {
-          for (int n = 1; n <= (dots ? 9 : spec.width); ++n) {
+          const int w = spec.width;
+          for (const int n : dots ? std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9}
+                                  : std::vector<int>{1, 2, w - 1, w, w + 1, 2 * w, 2 * w + 3, 3 * w, 4 * w - 1, 4 * w}) {
             const long lda = k + 3, ldc = n + 2;
             const auto a = random_matrix(static_cast<std::size_t>(rows) * lda, 31);
             const auto b = random_matrix(static_cast<std::size_t>(k) * n, 32);  // k x n, row-major
@@ -293,16 +296,19 @@ TEST(NarrowB, EveryInstructionSetAgainstDoubleSums) {
   EXPECT_GE(ran, 1);
 }
 
-// Few columns of B take a row order, up to one vector's width: the dots where the depth pays for
-// each cell's sum across the lanes, else the broadcasts (docs/PERFORMANCE.md, "Few columns of B:
-// dots or broadcasts"). A cancelled run stops in either; a job names the row order it ran, not
+// Few columns of B take a row order, up to the widest row broadcasts go: the dots where the depth
+// pays for each cell's sum across the lanes, else the broadcasts (docs/PERFORMANCE.md, "Few
+// columns of B: dots or broadcasts" and "Row broadcasts up to four vectors"). A cancelled run stops in either; a job names the row order it ran, not
 // the micro-kernel it did not use.
 TEST(CpuParallel, RowOrdersForFewColumns) {
-  const int w = cpu::active_microkernel().width;
+  const auto& spec = cpu::active_microkernel();
+  const int w = spec.width, widest = spec.broadcast_columns;
+  EXPECT_EQ(widest, spec.id == MicroKernelId::avx512 ? 64 : spec.id == MicroKernelId::avx2 ? 24 : 8);
   EXPECT_EQ(cpu::parallel_loop_order({4096, 1, 4096, nullptr, nullptr, nullptr}), cpu::LoopOrder::row_dots);
   EXPECT_EQ(cpu::parallel_loop_order({4096, 1, 1, nullptr, nullptr, nullptr}), cpu::LoopOrder::row_broadcasts);
   EXPECT_EQ(cpu::parallel_loop_order({4096, w, 4096, nullptr, nullptr, nullptr}), cpu::LoopOrder::row_broadcasts);
-  EXPECT_EQ(cpu::parallel_loop_order({64, w + 1, 64, nullptr, nullptr, nullptr}), cpu::LoopOrder::shared_b);
+  EXPECT_EQ(cpu::parallel_loop_order({64, widest, 64, nullptr, nullptr, nullptr}), cpu::LoopOrder::row_broadcasts);
+  EXPECT_EQ(cpu::parallel_loop_order({64, widest + 1, 64, nullptr, nullptr, nullptr}), cpu::LoopOrder::shared_b);
   EXPECT_EQ(cpu::parallel_threads_for({4096, 1, 4096, nullptr, nullptr, nullptr}, 3), 3);
 
   const auto a = random_matrix(256 * 300, 41), b = random_matrix(300 * 2, 42);
@@ -334,7 +340,7 @@ TEST(CpuParallel, RowOrdersForFewColumns) {
 TEST(CpuParallel, ForcedMicroKernelThroughTheEnvironment) {
   JobRequest req;
   req.kernel = "cpu-parallel";
-  req.shape = {37, 45, 29};
+  req.shape = {37, 97, 29};  // wider than any row order takes: the micro-kernel runs
   req.threads = 1;
   req.repeats = 1;
 

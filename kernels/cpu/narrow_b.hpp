@@ -137,12 +137,19 @@ inline void broadcast_block(int n, int k, const float* a, long lda, const float*
   }
 }
 
+// Rows in blocks of R, then what is left in blocks of R / 2, R / 4, ..., 1: a lone row has only NV
+// FMA chains, too few to cover the FMA latency, so the last few rows go in as few blocks as can.
+template <class V, int NV, int R>
+inline void broadcast_rows_by(int& i, int rows, int n, int k, const float* a, long lda, const float* b, float* c,
+                              long ldc) {
+  for (; i + R <= rows; i += R) broadcast_block<V, R, NV>(n, k, a + i * lda, lda, b, c + i * ldc, ldc);
+  if constexpr (R > 1) broadcast_rows_by<V, NV, R / 2>(i, rows, n, k, a, lda, b, c, ldc);
+}
+
 template <class V, int NV>
 inline void broadcast_rows(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
-  constexpr int R = block_rows(V::registers, NV);
   int i = 0;
-  for (; i + R <= rows; i += R) broadcast_block<V, R, NV>(n, k, a + i * lda, lda, b, c + i * ldc, ldc);
-  for (; i < rows; ++i) broadcast_block<V, 1, NV>(n, k, a + i * lda, lda, b, c + i * ldc, ldc);
+  broadcast_rows_by<V, NV, block_rows(V::registers, NV)>(i, rows, n, k, a, lda, b, c, ldc);
 }
 
 }  // namespace narrow_b_detail

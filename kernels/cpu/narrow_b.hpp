@@ -137,44 +137,42 @@ inline void broadcast_block(int n, int k, const float* a, long lda, const float*
   }
 }
 
-// Rows in blocks of R, then what is left in blocks of R / 2, R / 4, ..., 1: a lone row has only NV
-// FMA chains, too few to cover the FMA latency, so the last few rows go in as few blocks as can.
-template <class V, int NV, int R>
-inline void broadcast_rows_by(int& i, int rows, int n, int k, const float* a, long lda, const float* b, float* c,
-                              long ldc) {
-  for (; i + R <= rows; i += R) broadcast_block<V, R, NV>(n, k, a + i * lda, lda, b, c + i * ldc, ldc);
-  if constexpr (R > 1) broadcast_rows_by<V, NV, R / 2>(i, rows, n, k, a, lda, b, c, ldc);
+// Rows [0, rows) in blocks of R, then what is left in blocks of R / 2, R / 4, ..., 1: a block of
+// one row has too few independent FMA chains to cover the FMA latency, so the last few rows go in
+// as few blocks as can. block.template operator()<B>(i) computes rows [i, i + B).
+template <int R, class Block>
+inline void in_halving_blocks(int rows, Block&& block, int i = 0) {
+  for (; i + R <= rows; i += R) block.template operator()<R>(i);
+  if constexpr (R > 1) in_halving_blocks<R / 2>(rows, block, i);
 }
 
 template <class V, int NV>
 inline void broadcast_rows(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
-  int i = 0;
-  broadcast_rows_by<V, NV, block_rows(V::registers, NV)>(i, rows, n, k, a, lda, b, c, ldc);
+  in_halving_blocks<block_rows(V::registers, NV)>(rows, [&]<int R>(int i) {
+    broadcast_block<V, R, NV>(n, k, a + i * lda, lda, b, c + i * ldc, ldc);
+  });
+}
+
+// Every column of rows, in blocks of as many rows as the registers hold for NB columns of sums.
+template <class V, int NB>
+inline void dot_all_rows(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc) {
+  in_halving_blocks<block_rows(V::registers, NB)>(rows, [&]<int R>(int i) {
+    dot_rows<V, R>(n, k, a + i * lda, lda, bt, c + i * ldc, ldc);
+  });
 }
 
 }  // namespace narrow_b_detail
 
-// The rows in blocks of as many rows as the registers hold for n's columns (one NB for all of
-// them: the widest block n needs), the last few one by one.
+// The rows in blocks sized for the widest block of columns n needs (one NB for all of them).
 template <class V>
 inline void row_dots(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc) {
   using namespace narrow_b_detail;
-  constexpr int R1 = block_rows(V::registers, 1), R2 = block_rows(V::registers, 2);
-  constexpr int R3 = block_rows(V::registers, 3), R4 = block_rows(V::registers, 4);
-  const int nb = n < kMaxBlockColumns ? n : kMaxBlockColumns;
-  const int R = nb == 1 ? R1 : nb == 2 ? R2 : nb == 3 ? R3 : R4;
-  int i = 0;
-  for (; i + R <= rows; i += R) {
-    const float* ai = a + i * lda;
-    float* ci = c + i * ldc;
-    switch (nb) {
-      case 1: dot_rows<V, R1>(n, k, ai, lda, bt, ci, ldc); break;
-      case 2: dot_rows<V, R2>(n, k, ai, lda, bt, ci, ldc); break;
-      case 3: dot_rows<V, R3>(n, k, ai, lda, bt, ci, ldc); break;
-      default: dot_rows<V, R4>(n, k, ai, lda, bt, ci, ldc); break;
-    }
+  switch (n < kMaxBlockColumns ? n : kMaxBlockColumns) {
+    case 1: return dot_all_rows<V, 1>(rows, n, k, a, lda, bt, c, ldc);
+    case 2: return dot_all_rows<V, 2>(rows, n, k, a, lda, bt, c, ldc);
+    case 3: return dot_all_rows<V, 3>(rows, n, k, a, lda, bt, c, ldc);
+    default: return dot_all_rows<V, kMaxBlockColumns>(rows, n, k, a, lda, bt, c, ldc);
   }
-  for (; i < rows; ++i) dot_rows<V, 1>(n, k, a + i * lda, lda, bt, c + i * ldc, ldc);
 }
 
 template <class V>

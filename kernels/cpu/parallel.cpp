@@ -342,9 +342,9 @@ std::size_t a_block_floats(const Plan& plan) {
   return static_cast<std::size_t>(round_up(plan.blocks.mc, plan.kernel->mr)) * plan.blocks.kc;
 }
 
-// The buffers of one run: one the threads share (B's panel; for short_a, all of A packed) and one
-// for each thread (its A block; for short_a, its chunk of B). run_plan allocates them and
-// parallel_workspace_bytes reports them, from this one place.
+// The buffers of one run: one the threads share (B's panel; for short_a, all of A packed; for
+// row_dots, B's columns as rows) and one for each thread (its A block; for short_a, its chunk of
+// B). run_plan allocates them and parallel_workspace_bytes reports them, from this one place.
 struct WorkspaceFloats {
   std::size_t shared, per_thread;
 };

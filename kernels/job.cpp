@@ -295,12 +295,7 @@ JobResult run_job(const JobRequest& req, JobControl& control) {
 
   std::vector<double> ms;
   if (info->device == Device::cpu) {
-    if (req.kernel == "cpu-parallel") {
-      const cpu::LoopOrder order = cpu::parallel_loop_order(g);
-      const bool narrow = order == cpu::LoopOrder::row_dots || order == cpu::LoopOrder::row_broadcasts;
-      append_detail(r, narrow ? cpu::parallel_narrow_b_name(order) : cpu::parallel_microkernel_name());
-      if (order == cpu::LoopOrder::short_a) append_detail(r, cpu::kShortANote);
-    }
+    if (req.kernel == "cpu-parallel") append_detail(r, cpu::parallel_detail(g));
     if (req.kernel == "cpu-blas") append_detail(r, "OpenBLAS core " + blas_core_note());
     bool finished = false;
     try {

@@ -39,14 +39,13 @@ LoopOrder parallel_loop_order(const Gemm& g);
 enum class MicroKernelId;
 bool parallel_with(MicroKernelId kernel, const Gemm& g, int threads, const RunControl& control,
                    LoopOrder order = LoopOrder::automatic);
-// The micro-kernel the run-time dispatch picked and the blocking derived for it, for `detail`.
-std::string parallel_microkernel_name();
-// For `detail` where the short_a order runs.
+// What cpu-parallel runs for this shape on this CPU, for `detail`: the micro-kernel the run-time
+// dispatch picked and the blocking derived for it, with kShortANote where short_a runs; or, where
+// row_dots or row_broadcasts runs, that order in place of the micro-kernel it does not use
+// ("AVX-512 row dots: " + kNarrowBNote).
+std::string parallel_detail(const Gemm& g);
 inline constexpr const char* kShortANote = "A packed once, B packed by column chunks";
-// For `detail` where row_dots or row_broadcasts runs, in place of the micro-kernel it does not use:
-// "AVX-512 row dots: " + kNarrowBNote.
 inline constexpr const char* kNarrowBNote = "few columns of B, A read in place, no packing";
-std::string parallel_narrow_b_name(LoopOrder order);
 std::size_t parallel_workspace_bytes(const Gemm& g, int threads);
 
 bool blas_available();

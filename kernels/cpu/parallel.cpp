@@ -419,16 +419,16 @@ void microkernel_portable(int kc, const float* a, const float* b, float* c, long
   }
 }
 
-std::string parallel_microkernel_name() {
+std::string parallel_detail(const Gemm& g) {
   const MicroKernelSpec& kernel = active_microkernel();
+  const LoopOrder order = plan_for(kernel, g, LoopOrder::automatic).order;
+  if (is_narrow_b(order))
+    return std::string(kernel.isa) + (order == LoopOrder::row_dots ? " row dots: " : " row broadcasts: ") + kNarrowBNote;
   const Blocking blocks = derive_blocking(this_cpu_caches(), kernel.mr, kernel.nr);
-  return std::string(kernel.name) + ", KC " + std::to_string(blocks.kc) + " MC " + std::to_string(blocks.mc) +
-         " NC " + std::to_string(blocks.nc) + " from the cache sizes";
-}
-
-std::string parallel_narrow_b_name(LoopOrder order) {
-  return std::string(active_microkernel().isa) + (order == LoopOrder::row_dots ? " row dots: " : " row broadcasts: ") +
-         kNarrowBNote;
+  std::string detail = std::string(kernel.name) + ", KC " + std::to_string(blocks.kc) + " MC " +
+                       std::to_string(blocks.mc) + " NC " + std::to_string(blocks.nc) + " from the cache sizes";
+  if (order == LoopOrder::short_a) detail += std::string("; ") + kShortANote;
+  return detail;
 }
 
 LoopOrder parallel_loop_order(const Gemm& g) { return plan_for(active_microkernel(), g, LoopOrder::automatic).order; }

@@ -16,6 +16,7 @@
 #include "core/caption_values.hpp"
 #include "core/kernel_resources_text.hpp"
 #include "core/measured_text.hpp"
+#include "gui/gl_window.hpp"
 #include "gui/presentation.hpp"
 #include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
@@ -470,6 +471,7 @@ void draw_hardware_lines() {
     else
       wrapped_text(colour_error(), "OpenGL: " + kernels_words(kernels::gl_status(), ui_language()));
   }
+  if (!window_software_fallback().empty()) wrapped_text(colour_error(), T("run.window_software"));
 }
 
 }  // namespace

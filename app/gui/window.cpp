@@ -29,6 +29,7 @@
 #include "core/settings.hpp"
 #include "gui/cpu_view.hpp"
 #include "gui/fonts.hpp"
+#include "gui/gl_window.hpp"
 #include "gui/gl_worker_context.hpp"
 #include "gui/lesson_ui.hpp"
 #include "gui/lesson_player.hpp"
@@ -57,22 +58,6 @@ namespace {
 // An exported step's frames before it may be written: its zoom lands on the first, and the layout
 // catches up with the caption on the next two.
 constexpr int kExportFramesBeforeWrite = 3;
-
-std::string g_glfw_error;
-
-void remember_glfw_error(int, const char* description) { g_glfw_error = description ? description : "unknown"; }
-
-int no_display_error() {
-  const char* display = std::getenv("DISPLAY");
-  const char* wayland = std::getenv("WAYLAND_DISPLAY");
-  const char* cause = (!display || !*display) && (!wayland || !*wayland) ? "no display (DISPLAY is not set)"
-                                                                           : "the display cannot be opened";
-  std::fprintf(stderr,
-               "warpscope: cannot open a window: %s [%s]. Run it on a desktop, or headless with "
-               "`xvfb-run -a warpscope ...`; `warpscope bench` needs no display.\n",
-               cause, g_glfw_error.c_str());
-  return 1;
-}
 
 void apply_options(RealRunView& view, const GuiOptions& o) {
   auto& c = view.session.controls();
@@ -212,28 +197,16 @@ int run_gui(const GuiOptions& options) {
       return 2;
     }
   }
-  glfwSetErrorCallback(remember_glfw_error);
-  if (!glfwInit()) return no_display_error();
-
   const bool headless = !options.screenshot_path.empty();
   std::unique_ptr<SoakDriver> soak;
   if (options.soak_seconds > 0) soak = std::make_unique<SoakDriver>(options.soak_seconds, options.soak_seed);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  if (headless || !options.export_dir.empty() || soak) {
-    // A window nobody looks at never takes the keyboard focus: on a display shared by tests run
-    // side by side, each new window would take it from the others, and ImGui drops the keys
-    // held in a window that loses focus, so a scripted press (--keys) could vanish.
-    glfwWindowHint(GLFW_FOCUSED, GLFW_FALSE);
-    glfwWindowHint(GLFW_FOCUS_ON_SHOW, GLFW_FALSE);
-  }
-  GLFWwindow* window = glfwCreateWindow(options.width, options.height, "warpscope: why AI runs on GPUs", nullptr, nullptr);
-  if (!window) {
-    glfwTerminate();
-    return no_display_error();
-  }
+  // A window nobody looks at never takes the keyboard focus: on a display shared by tests run
+  // side by side, each new window would take it from the others, and ImGui drops the keys
+  // held in a window that loses focus, so a scripted press (--keys) could vanish.
+  const bool unfocused = headless || !options.export_dir.empty() || soak;
+  GLFWwindow* window =
+      open_gl_window(options.width, options.height, "warpscope: why AI runs on GPUs", unfocused);
+  if (!window) return 1;
   glfwMakeContextCurrent(window);
   glfwSwapInterval(headless || soak ? 0 : 1);
 
@@ -853,6 +826,8 @@ int run_gui(const GuiOptions& options) {
     state["pending_run"] = pending_run_at_close;
     const auto gl = kernels::gl_info();
     state["gl_context"] = gl ? gl->context : kernels::gl_status();
+    state["window_software_fallback"] =
+        window_software_fallback().empty() ? nlohmann::json() : nlohmann::json(window_software_fallback());
     state["gpu_kernel_why_none"] = why_no_gpu_words(real_run.gpu_default, lesson::Language::en);
     nlohmann::json elsewhere = nlohmann::json::array();
     for (const auto& run : real_run.elsewhere)

@@ -468,6 +468,8 @@ constexpr Entry kTable[] = {
      "{0}은(는) 소프트웨어 렌더러 {1}에서 돌았습니다. 이 CPU가 계산했으므로 GPU로 비교하지 않습니다"},
     {"run.gl_software", "OpenGL: {}: a software renderer, runs on this CPU",
      "OpenGL: {}: 소프트웨어 렌더러, 이 CPU에서 실행"},
+    {"run.window_software", "Window: drawn by Mesa's software renderer on this CPU: this display gave no OpenGL 3.3",
+     "창: 이 디스플레이에 OpenGL 3.3이 없어 Mesa 소프트웨어 렌더러가 이 CPU에서 그림"},
     // How long a real run would take, asked before a long one (core/run_estimate.cpp).
     // The kernel picker's tooltips; the English is kernels/registry.cpp's (a test keeps them equal).
     {"kernel_desc.cpu-naive", "textbook i-j-k triple loop on one core", "교과서 그대로의 i-j-k 삼중 루프, 코어 하나"},

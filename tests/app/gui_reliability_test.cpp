@@ -91,3 +91,40 @@ TEST(GuiReliability, APanelNarrowerThanAWordKeepsItsFoldedPickers) {
   ASSERT_TRUE(state.is_object()) << "the window aborted at 60x120";
   EXPECT_GT(state["total_cycles"].get<long long>(), 0);
 }
+
+// Over ssh -X, or on an old driver, the display offers no OpenGL 3.3 core context. The window
+// then opens on Mesa's software renderer and says so on screen, rather than refusing with "the
+// display cannot be opened". LIBGL_ALWAYS_INDIRECT stands in for ssh -X: indirect GLX gives at
+// most OpenGL 2.1.
+TEST(GuiReliability, ADisplayWithoutOpenGl33FallsBackToSoftwareAndSaysSo) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  const auto run = ws::test_support::run_window("indirect_glx", "--frames 3 --window 1280x720 --size 64 --no-run --print-state",
+                                                {.env = "LIBGL_ALWAYS_INDIRECT=1"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  ASSERT_TRUE(run.state["window_software_fallback"].is_string()) << run.output;
+  EXPECT_NE(run.state["window_software_fallback"].get<std::string>().find("GLX"), std::string::npos);
+  EXPECT_NE(run.output.find("the window is drawn by Mesa's software renderer instead"), std::string::npos) << run.output;
+  bool said_on_screen = false;
+  for (const auto& t : run.state["clipped_text"]["drawn"])
+    said_on_screen |= t["text"].get<std::string>().find("drawn by Mesa's software renderer") != std::string::npos;
+  EXPECT_TRUE(said_on_screen);
+  EXPECT_EQ(run.w, 1280);
+
+  // On a display that really has OpenGL 3.3 nothing is said.
+  const auto plain = ws::test_support::run_window("direct_glx", "--frames 2 --window 1280x720 --size 64 --no-run --print-state");
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_TRUE(plain.state["window_software_fallback"].is_null());
+}
+
+// Where even the software renderer is held below 3.3, the message names what is missing and what
+// still works, not a display that cannot be opened.
+TEST(GuiReliability, NoOpenGl33AnywhereIsSaidPlainly) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  const auto run = ws::test_support::run_window("gl30", "--frames 2 --window 1280x720 --size 64 --no-run",
+                                                {.env = "MESA_GL_VERSION_OVERRIDE=3.0"});
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find("gave no OpenGL 3.3 core context, which the window needs"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("`warpscope bench` and `warpscope simulate` need no window"), std::string::npos);
+  EXPECT_EQ(run.output.find("the display cannot be opened"), std::string::npos) << run.output;
+  EXPECT_EQ(run.w, 0);
+}

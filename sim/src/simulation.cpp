@@ -9,8 +9,11 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <new>
+#include <string>
 #include <thread>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cpu_model.hpp"
@@ -96,18 +99,33 @@ double instructions_per_second(Kernel k) { return detail::kernel_ops(k).instruct
 constexpr double kCheckpointReplaySeconds = 0.02;
 
 // The memory this process may use: the machine's, or less where a container's control group
-// limits it (cgroup v2, then v1; "max" or a huge number means no limit).
+// limits it (cgroup v2, then v1; "max" or a huge number means no limit), or where the process's
+// own limits do (`ulimit -v` or `-d`: past them an allocation fails rather than swaps).
 double usable_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   double bytes = pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+  const auto lower_to = [&bytes](double limit) {
+    if (limit > 0 && (bytes == 0 || limit < bytes)) bytes = limit;
+  };
   for (const char* path : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
     if (std::FILE* f = std::fopen(path, "r")) {
       double limit = 0;
-      if (std::fscanf(f, "%lf", &limit) == 1 && limit > 0 && (bytes == 0 || limit < bytes)) bytes = limit;
+      if (std::fscanf(f, "%lf", &limit) == 1) lower_to(limit);
       std::fclose(f);
     }
   }
+  for (const int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    rlimit r{};
+    if (getrlimit(resource, &r) == 0 && r.rlim_cur != RLIM_INFINITY) lower_to(static_cast<double>(r.rlim_cur));
+  }
   return bytes;
+}
+
+// Why a run stopped, for the window and the CLI: an allocation that failed says what to do.
+std::string stopped_because(const std::exception& e, std::int64_t cycle) {
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr)
+    return "ran out of memory at cycle " + std::to_string(cycle) + "; try a smaller size";
+  return e.what();
 }
 
 // SimConfig::checkpoint_budget_bytes, 0 resolved (default_checkpoint_budget_bytes).
@@ -146,7 +164,10 @@ void check_config(const SimConfig& cfg) {
 // seeks that land at once instead of replaying for a second.
 std::size_t default_checkpoint_budget_bytes() {
   constexpr double kMin = 256.0 * (1 << 20), kMax = 3.0 * (1 << 30);
-  return static_cast<std::size_t>(std::clamp(usable_memory_bytes() / 8, kMin, kMax));
+  // The floor keeps seeks quick on small machines, but never takes more than a quarter of what
+  // the process may use: the launch's own matrices and models need the rest.
+  const double usable = usable_memory_bytes();
+  return static_cast<std::size_t>(std::clamp(usable / 8, std::min(kMin, usable / 4), kMax));
 }
 
 Estimate estimate(const GpuPreset& gpu, const SimConfig& in) {
@@ -232,6 +253,22 @@ struct Simulation::Impl {
   std::thread producer;
 
   std::int64_t now() const { return g->state().now; }
+
+  // A replay of the display models that throws (out of memory) leaves them part-stepped: the
+  // simulation then says why, as a failed background run does, and replays nothing more.
+  std::atomic<bool> display_failed{false};
+  template <class Fn>
+  void on_display(Fn&& replay) {
+    if (display_failed.load(std::memory_order_relaxed)) return;
+    try {
+      replay();
+    } catch (const std::exception& e) {
+      display_failed.store(true, std::memory_order_relaxed);
+      std::string why = stopped_because(e, now());
+      std::lock_guard lock(mu);
+      if (error.empty()) error = std::move(why);
+    }
+  }
 
   void advance(std::int64_t target) {
     g->advance_to(target);
@@ -359,7 +396,7 @@ struct Simulation::Impl {
       produce(*pg, *pc);
     } catch (const std::exception& e) {
       std::lock_guard lock(mu);
-      error = e.what();
+      error = stopped_because(e, pg->state().now);
     }
     if (!complete.load()) {
       // Failed or stopped: nothing more will come; wake anyone waiting for the end.
@@ -490,7 +527,7 @@ void Simulation::step() { run_until(impl_->now() + 1); }
 
 void Simulation::run_until(std::int64_t cycle) {
   cycle = std::min(cycle, impl_->limit());
-  if (cycle > impl_->now()) impl_->advance(cycle);
+  if (cycle > impl_->now()) impl_->on_display([&] { impl_->advance(cycle); });
 }
 
 void Simulation::seek(std::int64_t cycle) {
@@ -504,15 +541,17 @@ void Simulation::jump_to_checkpoint(std::int64_t cycle) {
   if (cycle == d.now()) return;
   // The latest checkpoint at or before the target: needed to go back, and a shortcut forward
   // when it lies past the current cycle.
-  if (cycle < d.now()) {
-    if (!d.restore_before(cycle, -1)) {
-      d.g->reset();
-      d.c->reset();
-      d.advance(0);
+  d.on_display([&] {
+    if (cycle < d.now()) {
+      if (!d.restore_before(cycle, -1)) {
+        d.g->reset();
+        d.c->reset();
+        d.advance(0);
+      }
+    } else {
+      d.restore_before(cycle, d.now());
     }
-  } else {
-    d.restore_before(cycle, d.now());
-  }
+  });
 }
 
 std::int64_t Simulation::cycle() const { return impl_->now(); }

@@ -8,8 +8,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <functional>
+#include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace ws::sim::detail {
@@ -33,12 +36,15 @@ class WorkerPool {
 
   // Calls job(i) once for every i in [0, count) (count < 65536), on the calling thread and the
   // pool's, and returns when all calls have returned. What the caller wrote before is visible to
-  // the calls, and what the calls wrote is visible to the caller after.
+  // the calls, and what the calls wrote is visible to the caller after. A call that throws (out
+  // of memory, most likely) does not end the process from a pool thread: the other calls still
+  // run, and the first exception is rethrown here once they have.
   void for_each(int count, const std::function<void(int)>& job) {
     if (threads_ == 1 || count <= 1) {
       for (int i = 0; i < count; ++i) job(i);
       return;
     }
+    failure_ = nullptr;
     const std::uint32_t round = round_.load(std::memory_order_relaxed) + 1;
     job_ = &job;
     done_.store(0, std::memory_order_relaxed);
@@ -50,6 +56,7 @@ class WorkerPool {
     take(round);
     for (int d = done_.load(std::memory_order_acquire); d != count; d = done_.load(std::memory_order_acquire))
       done_.wait(d, std::memory_order_acquire);
+    if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
   }
 
  private:
@@ -59,7 +66,12 @@ class WorkerPool {
       const auto index = static_cast<int>(v & 0xffff), count = static_cast<int>((v >> 16) & 0xffff);
       if ((v >> 32) != round || index >= count) return;
       if (!next_.compare_exchange_weak(v, v + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
-      (*job_)(index);  // the round cannot end, nor job_ change, before this item is counted done
+      try {
+        (*job_)(index);  // the round cannot end, nor job_ change, before this item is counted done
+      } catch (...) {
+        std::lock_guard lock(failure_mu_);
+        if (!failure_) failure_ = std::current_exception();
+      }
       if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == count) done_.notify_one();
       v = next_.load(std::memory_order_acquire);
     }
@@ -81,6 +93,8 @@ class WorkerPool {
   std::atomic<std::uint64_t> next_{0};   // round << 32 | count << 16 | next index
   std::atomic<int> done_{0};
   const std::function<void(int)>* job_ = nullptr;  // written before next_'s release
+  std::mutex failure_mu_;
+  std::exception_ptr failure_;  // the round's first exception; read by the caller after done_
   std::atomic<bool> stop_{false};
 };
 

@@ -104,8 +104,9 @@ struct Estimate {
 };
 Estimate estimate(const GpuPreset& gpu, const SimConfig& cfg);
 
-// SimConfig::checkpoint_budget_bytes when it is 0: an eighth of the memory this process may use,
-// between 256 MiB and 3 GiB.
+// SimConfig::checkpoint_budget_bytes when it is 0: an eighth of the memory this process may use
+// (the machine's, a container's or `ulimit -v`'s, the least), between 256 MiB (or a quarter of
+// that memory, if less) and 3 GiB.
 std::size_t default_checkpoint_budget_bytes();
 
 // Thrown by the constructor for a launch that cannot run (0 blocks fit) or a refused request.
@@ -212,7 +213,10 @@ class Simulation {
   // run it has moved away from while the one it shows is still being simulated.
   void set_background_paused(bool paused);
   bool background_paused() const;
-  std::string background_error() const;     // why the background run stopped, if it failed
+  // Why the simulation stopped, if it failed: its background run, or a seek's replay (out of
+  // memory, most likely: "ran out of memory at cycle N; try a smaller size"). Nothing is replayed
+  // after a replay failed.
+  std::string background_error() const;
   bool gpu_done() const;
   double cycle_to_ms(std::int64_t cycle) const;
   std::size_t checkpoint_count() const;

@@ -1,6 +1,9 @@
 // One binary: with no subcommand it opens the window; subcommands run headless.
 #include <cstdio>
+#include <exception>
+#include <new>
 #include <string>
+#include <system_error>
 
 #include <CLI/CLI.hpp>
 
@@ -11,6 +14,23 @@
 #include "warpscope/kernels/blas_core.hpp"
 #include "warpscope/kernels/system_info.hpp"
 #include "warpscope/sim/presets.hpp"
+
+namespace {
+
+// What escaped every handler below it (memory or threads ran out where nothing could go on):
+// said in one line and exit 1, not an abort and a core dump.
+int report_failure(const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr)
+    std::fprintf(stderr, "warpscope: ran out of memory (%s)\n", e.what());
+  else if (dynamic_cast<const std::system_error*>(&e) != nullptr)
+    std::fprintf(stderr, "warpscope: the system refused a thread or lock (%s): memory or process limits too tight?\n",
+                 e.what());
+  else
+    std::fprintf(stderr, "warpscope: %s\n", e.what());
+  return 1;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // First, before anything else runs: this may re-execute the program with OPENBLAS_CORETYPE set.
@@ -110,6 +130,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 2;  // every kind of bad input is the same exit code, whatever CLI11 calls it
+  } catch (const std::exception& e) {  // a subcommand that failed where it could not go on
+    return report_failure(e);
   }
 
   if (!app.get_subcommands().empty()) return exit_code;
@@ -118,5 +140,9 @@ int main(int argc, char** argv) {
                  window_size.c_str());
     return 2;
   }
-  return ws::app::run_gui(gui);
+  try {
+    return ws::app::run_gui(gui);
+  } catch (const std::exception& e) {
+    return report_failure(e);
+  }
 }

@@ -300,7 +300,10 @@ JobResult run_job(const JobRequest& req, JobControl& control) {
     bool finished = false;
     try {
       finished = time_cpu(req, g, threads, warmups, control, ms);
-    } catch (const std::exception& e) {  // packing buffers or threads could not be had
+    } catch (const std::bad_alloc&) {  // packing buffers
+      r.skipped = "could not run: not enough memory";
+      return r;
+    } catch (const std::exception& e) {  // threads could not be had
       r.skipped = std::string("could not run: ") + e.what();
       return r;
     }

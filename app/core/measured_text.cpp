@@ -118,6 +118,7 @@ const std::vector<EnglishForm>& note_forms() {
       {R"(needs ([\d.]+ [MG]iB) of host memory, ([\d.]+ [MG]iB) available)", "status.needs_host_memory"},
       {R"(needs ([\d.]+ [MG]iB) of GPU memory, ([\d.]+ [MG]iB) available)", "status.needs_gpu_memory"},
       {R"(could not allocate ([\d.]+ [MG]iB) of host memory)", "status.could_not_allocate"},
+      {R"(could not run: not enough memory)", "status.could_not_run_memory"},
   });
   return forms;
 }

@@ -30,6 +30,10 @@ const std::vector<EnglishForm>& refusal_forms() {
       {R"(about (\S+) warp instructions, ~(\d+) min of simulating on one core, more than the (\d+)-minute limit; try a smaller size)",
        "sim_refusal.too_long"},
       {R"(needs about (\S+) GB of memory \(limit 8 GB\))", "sim_refusal.too_big"},
+      // A run or a seek's replay that failed (sim/src/simulation.cpp's stopped_because).
+      {R"(ran out of memory at cycle (\d+); try a smaller size)", "sim_refusal.out_of_memory"},
+      {R"(ran out of memory building the launch; try a smaller size)", "sim_refusal.out_of_memory_building"},
+      {R"(could not start a thread for the simulation: (.+))", "sim_refusal.no_thread"},
       // sim/src/simulation.cpp's resolve_block: the register-blocked and tensor programs are
       // written for one block side.
       {R"((\w+) needs a block side of (\d+))", "sim_refusal.block_side"},

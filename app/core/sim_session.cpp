@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <new>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 namespace ws::app {
@@ -126,7 +128,19 @@ void SimSession::start_build(const SimControls& controls) {
   error_.clear();
   pending_error_.clear();
   auto error_slot = &pending_error_;
-  pending_ = std::async(std::launch::async, [controls, error_slot]() -> std::unique_ptr<sim::Simulation> {
+  try {
+    pending_ = launch_build(controls, error_slot);
+  } catch (const std::system_error& e) {  // no thread to build it on: said where the chip would be
+    pending_error_ = "could not start a thread for the simulation: " + std::string(e.what());
+    adopt(nullptr, controls, false);
+    return;
+  }
+  tend_finishing();  // the launch asked for has the cores first
+}
+
+std::future<std::unique_ptr<sim::Simulation>> SimSession::launch_build(const SimControls& controls,
+                                                                       std::string* error_slot) {
+  return std::async(std::launch::async, [controls, error_slot]() -> std::unique_ptr<sim::Simulation> {
     try {
       const auto& gpu = sim::find_gpu(controls.gpu_preset);
       const auto cpu = sim::find_cpu(controls.cpu_preset);
@@ -138,12 +152,17 @@ void SimSession::start_build(const SimControls& controls) {
       cfg.progressive = true;  // playing starts at once; the rest is simulated behind it
       cfg.threads = window_sim_threads();
       return std::make_unique<sim::Simulation>(gpu, cpu, cfg);
+    } catch (const std::bad_alloc&) {
+      *error_slot = "ran out of memory building the launch; try a smaller size";
+      return nullptr;
+    } catch (const std::system_error& e) {  // its threads: the same limits as memory, most often
+      *error_slot = "could not start a thread for the simulation: " + std::string(e.what());
+      return nullptr;
     } catch (const std::exception& e) {
       *error_slot = e.what();
       return nullptr;
     }
   });
-  tend_finishing();  // the launch asked for has the cores first
 }
 
 void SimSession::wait_adopted() {
@@ -308,7 +327,17 @@ bool SimSession::update(double dt, double budget_ms) {
     changed = true;
   }
   tend_finishing();
-  if (sim_ && error_.empty() && !sim_->complete()) error_ = sim_->background_error();
+  if (sim_ && !sim_->background_error().empty()) {
+    // Its run or a replay failed (out of memory): what it would show is not the simulation, so
+    // the panel says why instead, as for a launch that was refused.
+    error_ = sim_->background_error();
+    sim_.reset();
+    playing_ = false;
+    seek_pending_.reset();
+    anchor_.reset();
+    ++generation_;
+    return true;
+  }
   if (sim_ && anchor_ && !pending_.valid()) {
     resolve_anchor();
     if (anchor_) return changed;  // playback starts from the anchored cycle, not before it

@@ -135,6 +135,9 @@ class SimSession {
   std::uint64_t builds_started_ = 0;
   std::uint64_t generation_ = 0;
   void start_build(const SimControls& controls);
+  // The build on a thread of its own; throws std::system_error when no thread can be started.
+  static std::future<std::unique_ptr<sim::Simulation>> launch_build(const SimControls& controls,
+                                                                    std::string* error_slot);
   // Shows `built` (made for `controls`), keeping the one shown until now if it is complete.
   void adopt(std::unique_ptr<sim::Simulation> built, const SimControls& controls, bool reused);
   // Adopts the kept simulation of `controls`, if there is one.

@@ -2,6 +2,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <new>
+#include <string>
 #include <vector>
 
 #include <epoxy/gl.h>
@@ -9,8 +11,9 @@
 
 namespace ws::app {
 
-std::string write_framebuffer_png(const std::string& path, int width, int height) {
-  if (width <= 0 || height <= 0) return "the window has no pixels";
+namespace {
+
+std::string write_pixels_png(const std::string& path, int width, int height) {
   std::vector<unsigned char> pixels(static_cast<std::size_t>(width) * height * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadBuffer(GL_BACK);
@@ -25,6 +28,17 @@ std::string write_framebuffer_png(const std::string& path, int width, int height
   if (!stbi_write_png(path.c_str(), width, height, 4, flipped.data(), static_cast<int>(row)))
     return std::string("cannot write ") + path + (errno ? std::string(": ") + std::strerror(errno) : "");
   return {};
+}
+
+}  // namespace
+
+std::string write_framebuffer_png(const std::string& path, int width, int height) {
+  if (width <= 0 || height <= 0) return "the window has no pixels";
+  try {
+    return write_pixels_png(path, width, height);
+  } catch (const std::bad_alloc&) {  // a failed picture is said; the window goes on
+    return "not enough memory for a " + std::to_string(width) + "x" + std::to_string(height) + " picture";
+  }
 }
 
 }  // namespace ws::app

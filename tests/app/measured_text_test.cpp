@@ -161,6 +161,7 @@ TEST(MeasuredText, EveryDetailNoteIsWordedInKorean) {
       {"needs 3.0 GiB of host memory, 1.2 GiB available", "호스트 메모리 3.0 GiB 필요, 사용 가능 1.2 GiB"},
       {"needs 48.0 MiB of GPU memory, 12.5 MiB available", "GPU 메모리 48.0 MiB 필요, 사용 가능 12.5 MiB"},
       {"could not allocate 3.0 GiB of host memory", "호스트 메모리 3.0 GiB 할당 실패"},
+      {"could not run: not enough memory", "실행할 수 없음: 메모리 부족"},
   };
   for (const auto& [en, ko] : statuses) {
     EXPECT_EQ(app::kernels_words(en, Language::ko), ko);

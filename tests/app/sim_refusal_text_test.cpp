@@ -124,6 +124,19 @@ TEST(SimRefusalText, ARunTooBigIsWordedInKorean) {
   EXPECT_NE(korean.find(" GB 필요 (한도 8 GB)"), std::string::npos) << korean;
 }
 
+// Memory or threads that ran out: the run's words are pinned where they are made
+// (tests/sim/out_of_memory_test.cpp; the build's in core/sim_session.cpp).
+TEST(SimRefusalText, RunningOutOfMemoryOrThreadsIsWordedInKorean) {
+  EXPECT_EQ(sim_refusal_words("ran out of memory at cycle 1502976; try a smaller size", ko),
+            "사이클 1502976에서 메모리가 부족해 멈춤. 더 작은 크기로 해 보세요");
+  EXPECT_EQ(sim_refusal_words("ran out of memory building the launch; try a smaller size", ko),
+            "시뮬레이션을 준비하다 메모리가 부족함. 더 작은 크기로 해 보세요");
+  EXPECT_EQ(sim_refusal_words("could not start a thread for the simulation: Resource temporarily unavailable", ko),
+            "시뮬레이션 스레드를 시작할 수 없음: Resource temporarily unavailable");
+  EXPECT_EQ(sim_refusal_words("ran out of memory at cycle 7; try a smaller size", en),
+            "ran out of memory at cycle 7; try a smaller size");
+}
+
 TEST(SimRefusalText, AnUnknownRefusalStaysAsItIs) {
   EXPECT_EQ(sim_refusal_words("refused: something new", ko), "refused: something new");
   EXPECT_EQ(sim_refusal_words("a message of no known form", ko), "a message of no known form");

@@ -23,6 +23,7 @@
 #include "core/sim_session.hpp"
 #include "gui/caption_view.hpp"
 #include "gui/text_fit.hpp"
+#include "gui/theme.hpp"
 #include "warpscope/kernels/system_info.hpp"
 
 namespace ws::app {
@@ -196,6 +197,24 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
       for (auto l : {lesson::Language::en, lesson::Language::ko})
         if (ImGui::MenuItem(lesson::language_name(l), nullptr, pres.language == l)) pres.set_language(l);
       ImGui::EndMenu();
+    }
+    // Korean asked for and no font with Hangul (the UI then falls back to English): said beside
+    // the Language menu, ahead of the key hints. Floating over the panels, it covered the
+    // simulation's pickers.
+    if (pres.hangul_missing()) {
+      // Whole, in as many words as the bar holds (at 2x text on a small screen only the first
+      // form's start would show); the whole sentence on hover.
+      const char* forms[] = {tr("label.font_missing", lesson::Language::en),
+                             tr("label.font_missing_short", lesson::Language::en), "no Hangul font"};
+      const float room = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x;
+      const char* fitted = forms[2];
+      for (const char* form : forms)
+        if (ImGui::CalcTextSize(form).x <= room) {
+          fitted = form;
+          break;
+        }
+      ImGui::TextColored(colour_error(), "%s", fitted);
+      if (fitted != forms[0] && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", forms[0]);
     }
     // As many whole hints as the bar has room for ("P projector" first to go at 2x text on a
     // small screen), never one cut in half at the window's edge.

@@ -575,12 +575,6 @@ int run_gui(const GuiOptions& options) {
       ImGui::End();
     }
     if (!player.error().empty() && !headless) draw_lesson_error(player, lang);
-    if (pres.hangul_missing()) {
-      ImGui::SetNextWindowPos(ImVec2(size.x - 10, top + 10), ImGuiCond_Always, ImVec2(1, 0));
-      ImGui::Begin("##font", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoDecoration);
-      ImGui::TextColored(colour_error(), "%s", lesson::tr("label.font_missing", lesson::Language::en));
-      ImGui::End();
-    }
     if (now < toast_until) {
       ImGui::SetNextWindowPos(ImVec2(size.x / 2, size.y - 40), ImGuiCond_Always, ImVec2(0.5f, 1));
       ImGui::Begin("##toast", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoDecoration);

@@ -578,6 +578,7 @@ constexpr Entry kTable[] = {
     // Shown in English on purpose when Hangul cannot be drawn; the Korean text is for logs.
     {"label.font_missing", "Korean font missing: install fonts-nanum",
      "한국어 글꼴이 없습니다: fonts-nanum을 설치하세요"},
+    {"label.font_missing_short", "Korean font missing", "한국어 글꼴 없음"},
 };
 
 const Entry* find(std::string_view key) {

@@ -3,6 +3,7 @@
 // not of the sources. Here the free window with a lane and a core inspected; every step of the
 // Korean lesson is read the same way in GuiLesson.EveryBuiltInStepRendersInBothLanguages, from the
 // one Korean export CI makes.
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -130,5 +131,35 @@ TEST_F(GuiKorean, ARefusedLaunchSaysWhyOnceWholeAndInTheUisLanguage) {
         EXPECT_TRUE(english.empty()) << "English on the Korean screen:\n" << join(english);
       }
     }
+  }
+}
+
+// Korean asked for on a machine whose fonts have no Hangul: the window falls back to English and
+// says why in the menu bar, beside the Language menu. The notice used to float over the top of the
+// simulation panel, on top of its kernel picker.
+TEST_F(GuiKorean, AMissingHangulFontIsSaidInTheMenuBarNotOverThePanels) {
+  const std::string conf = out_dir + "/no_fonts.conf";
+  {
+    std::FILE* f = std::fopen(conf.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("<?xml version=\"1.0\"?>\n<fontconfig></fontconfig>\n", f);  // no font directory at all
+    std::fclose(f);
+  }
+  // At 2x text the bar has no room for the whole sentence, which was cut at the window's edge.
+  for (const auto& [scale, notice] : {std::pair{"1", "Korean font missing: install fonts-nanum"},
+                                      std::pair{"2", "Korean font missing"}}) {
+    const auto run = run_window("no_hangul_font",
+                                std::string("--frames 3 --window 1280x720 --size 64 --no-run --lang ko --print-state "
+                                            "--ui-scale ") + scale,
+                                {.env = "FONTCONFIG_FILE=" + conf, .home = out_dir + "/no_hangul_home"});
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    std::string notice_panel = "(not drawn)", menu_panel = "(not drawn)";
+    for (const auto& t : run.state["clipped_text"]["drawn"]) {
+      const std::string text = t["text"].get<std::string>();
+      if (text == notice) notice_panel = t["panel"];
+      if (text == "Lesson") menu_panel = t["panel"];  // the first menu, in English as the UI fell back
+    }
+    EXPECT_EQ(notice_panel, menu_panel) << "at " << scale << "x";
+    EXPECT_EQ(run.state["clipped_text"]["count"], 0);
   }
 }

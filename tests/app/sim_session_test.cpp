@@ -5,8 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <thread>
@@ -375,3 +380,46 @@ TEST(SimSession, ALaunchLeftWaitsWhileTheOneShownIsSimulated) {
   session.update(0.0);
   EXPECT_TRUE(!session.finishing() || !session.finishing_paused()) << "resumed once the one shown is done";
 }
+
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+// A launch whose background run runs out of memory part-way (the address space is cut, in a
+// child, once the launch is built) is dropped: the panel then says why where the chip was, and
+// nothing reads the half-stepped models. (The sanitizers need terabytes of address space.)
+TEST(SimSession, ARunThatRunsOutOfMemoryIsDroppedWithItsReason) {
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    app::SimSession session;
+    app::SimControls c;
+    c.cpu_preset = "i7-3960x";
+    c.shape = {1024, 1024, 1024};
+    session.configure(c);
+    session.wait_adopted();
+    if (session.simulation() == nullptr) _exit(10);
+    // What the process maps now, and 8 MiB more: the run's checkpoints (sized for the machine)
+    // soon need more.
+    long vm_kib = 0;
+    if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
+      char line[256];
+      while (std::fgets(line, sizeof line, f))
+        if (std::sscanf(line, "VmSize: %ld kB", &vm_kib) == 1) break;
+      std::fclose(f);
+    }
+    const rlim_t cut = (static_cast<rlim_t>(vm_kib) + 8 * 1024) * 1024;
+    const rlimit limit{cut, cut};
+    if (vm_kib == 0 || setrlimit(RLIMIT_AS, &limit) != 0) _exit(11);
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (session.simulation() != nullptr && std::chrono::steady_clock::now() < give_up) {
+      if (session.simulation()->complete()) _exit(12);  // it fitted: the cut proved nothing
+      session.update(0.0);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (session.simulation() != nullptr) _exit(13);
+    _exit(session.error().rfind("ran out of memory at cycle ", 0) == 0 ? 0 : 14);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "10 not built, 11 no limit, 12 finished, 13 not dropped, 14 no reason";
+}
+#endif

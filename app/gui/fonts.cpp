@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <epoxy/gl.h>
+#include <stb/stb_truetype.h>
 
 #include "lesson/i18n.hpp"
 #include <backends/imgui_impl_opengl3.h>
@@ -159,6 +160,43 @@ int count_missing_glyphs(const ImFont* font, const std::string& text) {
   return missing;
 }
 
+namespace {
+
+// ImGui's AddFontFromFileTTF with the file read and checked here: ImGui asserts (and aborts) when
+// it cannot read a font (out of memory) or the file is no font. nullptr then, and the caller falls
+// back (ImGui's own font for Latin; English for a Korean UI, with the notice in the menu bar).
+ImFont* add_font_file(ImFontAtlas& atlas, const std::string& path, float pixel_size, const ImFontConfig& config,
+                      const ImWchar* ranges) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return nullptr;
+  long size = -1;
+  if (std::fseek(f, 0, SEEK_END) == 0) size = std::ftell(f);
+  void* data = size > 0 && std::fseek(f, 0, SEEK_SET) == 0 ? IM_ALLOC(static_cast<std::size_t>(size)) : nullptr;
+  const bool read = data != nullptr && std::fread(data, 1, static_cast<std::size_t>(size), f) == static_cast<std::size_t>(size);
+  std::fclose(f);
+  // ImGui asserts on data that is no TrueType/OpenType font (a wrong WARPSCOPE_HANGUL_FONT, a
+  // damaged file fontconfig still lists): checked here the way ImGui will read it.
+  bool usable = false;
+  if (read) {
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    const int offset = size >= 12 ? stbtt_GetFontOffsetForIndex(bytes, 0) : -1;
+    stbtt_fontinfo info;
+    usable = offset >= 0 && stbtt_InitFont(&info, bytes, offset) != 0;
+    if (!usable) std::fprintf(stderr, "warpscope: %s is not a font file it can read; left out\n", path.c_str());
+  } else {
+    std::fprintf(stderr, "warpscope: %s could not be read (empty, or no memory for it); left out\n", path.c_str());
+  }
+  if (!usable) {
+    IM_FREE(data);
+    return nullptr;
+  }
+  ImFontConfig owned = config;
+  owned.FontDataOwnedByAtlas = true;  // freed by the atlas with IM_FREE, as it would its own read
+  return atlas.AddFontFromMemoryTTF(data, static_cast<int>(size), pixel_size, &owned, ranges);
+}
+
+}  // namespace
+
 FontStatus load_fonts(float pixel_size, bool want_hangul, const std::string& hangul_text, float caption_pixel_size) {
   ImGuiIO& io = ImGui::GetIO();
   // The backend makes its device objects, an RGBA font texture among them, at its first frame:
@@ -182,7 +220,7 @@ FontStatus load_fonts(float pixel_size, bool want_hangul, const std::string& han
     face.OversampleH = oversample;
     ImFont* font = nullptr;
     if (auto path = find_font_file(latin_pattern)) {
-      font = io.Fonts->AddFontFromFileTTF(path->c_str(), pixel_size, &face, latin_ranges);
+      font = add_font_file(*io.Fonts, *path, pixel_size, face, latin_ranges);
       if (font && !bold) status.latin_path = *path;
     }
     if (!font) {
@@ -196,7 +234,7 @@ FontStatus load_fonts(float pixel_size, bool want_hangul, const std::string& han
       ImFontConfig merge;
       merge.MergeMode = true;
       merge.OversampleH = oversample;
-      if (io.Fonts->AddFontFromFileTTF(path->c_str(), pixel_size, &merge, hangul) && !bold && want_hangul)
+      if (add_font_file(*io.Fonts, *path, pixel_size, merge, hangul) && !bold && want_hangul)
         status.hangul_path = *path;
     }
     return font;

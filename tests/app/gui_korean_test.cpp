@@ -163,3 +163,30 @@ TEST_F(GuiKorean, AMissingHangulFontIsSaidInTheMenuBarNotOverThePanels) {
     EXPECT_EQ(run.state["clipped_text"]["count"], 0);
   }
 }
+
+// A Hangul font named by WARPSCOPE_HANGUL_FONT that is no font (or an empty file) is left out with
+// a line saying so; ImGui asserted on it and the window aborted.
+TEST_F(GuiKorean, AHangulFontFileThatIsNoFontIsLeftOutNotFatal) {
+  const std::string garbage = out_dir + "/not_a_font.ttf", empty = out_dir + "/empty_font.ttf";
+  {
+    std::FILE* f = std::fopen(garbage.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    for (int i = 0; i < 4096; ++i) std::fputc((i * 7919 + 13) & 0xff, f);  // no font's header
+    std::fclose(f);
+    std::FILE* e = std::fopen(empty.c_str(), "wb");
+    ASSERT_NE(e, nullptr);
+    std::fclose(e);
+  }
+  for (const auto& [file, said] : {std::pair{garbage, "is not a font file it can read; left out"},
+                                   std::pair{empty, "could not be read (empty, or no memory for it); left out"}}) {
+    const auto run = run_window("not_a_font", "--frames 3 --window 1280x720 --size 64 --no-run --lang ko --print-state",
+                                {.env = "WARPSCOPE_HANGUL_FONT=" + file, .home = out_dir + "/not_a_font_home"});
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.output.find(file + " " + said), std::string::npos) << run.output;
+    EXPECT_EQ(run.state["language"], "en");  // no Hangul to draw Korean with
+    bool notice = false;
+    for (const auto& t : run.state["clipped_text"]["drawn"])
+      notice |= t["text"].get<std::string>() == "Korean font missing: install fonts-nanum";
+    EXPECT_TRUE(notice);
+  }
+}

@@ -130,6 +130,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 2;  // every kind of bad input is the same exit code, whatever CLI11 calls it
+  } catch (const CLI::Error& e) {  // CLI11's own, with the exit code it means
+    return app.exit(e);
   } catch (const std::exception& e) {  // a subcommand that failed where it could not go on
     return report_failure(e);
   }

@@ -9,6 +9,15 @@
 
 namespace ws::app {
 
+namespace {
+
+// Where the build or its run could not get a thread (core/sim_refusal_text.cpp words it in Korean).
+std::string no_thread_words(const std::system_error& e) {
+  return "could not start a thread for the simulation: " + std::string(e.what());
+}
+
+}  // namespace
+
 sim::Shape animated_shape(int m, int n, int k, int cap) {
   return {std::min(m, cap), std::min(n, cap), std::min(k, cap)};
 }
@@ -131,7 +140,7 @@ void SimSession::start_build(const SimControls& controls) {
   try {
     pending_ = launch_build(controls, error_slot);
   } catch (const std::system_error& e) {  // no thread to build it on: said where the chip would be
-    pending_error_ = "could not start a thread for the simulation: " + std::string(e.what());
+    pending_error_ = no_thread_words(e);
     adopt(nullptr, controls, false);
     return;
   }
@@ -156,7 +165,7 @@ std::future<std::unique_ptr<sim::Simulation>> SimSession::launch_build(const Sim
       *error_slot = "ran out of memory building the launch; try a smaller size";
       return nullptr;
     } catch (const std::system_error& e) {  // its threads: the same limits as memory, most often
-      *error_slot = "could not start a thread for the simulation: " + std::string(e.what());
+      *error_slot = no_thread_words(e);
       return nullptr;
     } catch (const std::exception& e) {
       *error_slot = e.what();

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 namespace ws::app {
@@ -36,7 +37,7 @@ GLFWwindow* create_core_33_window(int width, int height, const char* title, bool
   return window;
 }
 
-int print_no_display() {
+void print_no_display() {
   const char* display = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
   const char* cause = (!display || !*display) && (!wayland || !*wayland) ? "no display (DISPLAY is not set)"
@@ -45,7 +46,15 @@ int print_no_display() {
                "warpscope: cannot open a window: %s [%s]. Run it on a desktop, or headless with "
                "`xvfb-run -a warpscope ...`; `warpscope bench` needs no display.\n",
                cause, g_glfw_error.c_str());
-  return 1;
+}
+
+// The display opened, but no 3.3 core context came however it was asked for: what is missing,
+// what was tried (`tried`), and what works without a window.
+void print_no_core_33(const std::string& tried) {
+  std::fprintf(stderr,
+               "warpscope: cannot open a window: the display opened but gave no OpenGL 3.3 core context, which the "
+               "window needs: %s. `warpscope bench` and `warpscope simulate` need no window.\n",
+               tried.c_str());
 }
 
 bool already_software() {
@@ -65,11 +74,7 @@ GLFWwindow* open_gl_window(int width, int height, const char* title, bool unfocu
   const std::string display_error = g_glfw_error;
   glfwTerminate();
   if (already_software()) {
-    std::fprintf(stderr,
-                 "warpscope: cannot open a window: the display opened but gave no OpenGL 3.3 core context, which "
-                 "the window needs, even with LIBGL_ALWAYS_SOFTWARE set [%s]. `warpscope bench` and `warpscope "
-                 "simulate` need no window.\n",
-                 display_error.c_str());
+    print_no_core_33("[" + display_error + "], with LIBGL_ALWAYS_SOFTWARE already set");
     return nullptr;
   }
   // Mesa reads these when GLFW opens the display again: direct rendering on llvmpipe, whatever the
@@ -89,11 +94,7 @@ GLFWwindow* open_gl_window(int width, int height, const char* title, bool unfocu
                  display_error.c_str());
     return window;
   }
-  std::fprintf(stderr,
-               "warpscope: cannot open a window: the display opened but gave no OpenGL 3.3 core context, which the "
-               "window needs [%s], and Mesa's software renderer gave none either [%s]. `warpscope bench` and "
-               "`warpscope simulate` need no window.\n",
-               display_error.c_str(), g_glfw_error.c_str());
+  print_no_core_33("[" + display_error + "], nor did Mesa's software renderer [" + g_glfw_error + "]");
   glfwTerminate();
   return nullptr;
 }

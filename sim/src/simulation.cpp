@@ -255,15 +255,16 @@ struct Simulation::Impl {
   std::int64_t now() const { return g->state().now; }
 
   // A replay of the display models that throws (out of memory) leaves them part-stepped: the
-  // simulation then says why, as a failed background run does, and replays nothing more.
-  std::atomic<bool> display_failed{false};
+  // simulation then says why, as a failed background run does, and replays nothing more. Only
+  // the display's caller replays, so the flag is its alone.
+  bool display_failed = false;
   template <class Fn>
   void on_display(Fn&& replay) {
-    if (display_failed.load(std::memory_order_relaxed)) return;
+    if (display_failed) return;
     try {
       replay();
     } catch (const std::exception& e) {
-      display_failed.store(true, std::memory_order_relaxed);
+      display_failed = true;
       std::string why = stopped_because(e, now());
       std::lock_guard lock(mu);
       if (error.empty()) error = std::move(why);

@@ -1,5 +1,7 @@
 // One binary: with no subcommand it opens the window; subcommands run headless.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
@@ -28,6 +30,19 @@ int report_failure(const std::exception& e) {
   else
     std::fprintf(stderr, "warpscope: %s\n", e.what());
   return 1;
+}
+
+// Output that did not reach its file (`bench --json > x` on a full disk) is said, and the exit
+// is not 0: stdio only keeps the failure in the stream's error flag.
+int with_output_checked(int code) {
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  if (flushed && !std::ferror(stdout)) return code;
+  if (!flushed && errno != 0)
+    std::fprintf(stderr, "warpscope: could not write the output: %s\n", std::strerror(errno));
+  else
+    std::fprintf(stderr, "warpscope: could not write all of the output\n");
+  return code == 0 ? 1 : code;
 }
 
 }  // namespace
@@ -136,14 +151,14 @@ int main(int argc, char** argv) {
     return report_failure(e);
   }
 
-  if (!app.get_subcommands().empty()) return exit_code;
+  if (!app.get_subcommands().empty()) return with_output_checked(exit_code);
   if (!window_size.empty() && !ws::app::parse_window_size(window_size, gui.width, gui.height)) {
     std::fprintf(stderr, "warpscope: --window wants WxH between 320x240 and 7680x4320, got '%s'\n",
                  window_size.c_str());
     return 2;
   }
   try {
-    return ws::app::run_gui(gui);
+    return with_output_checked(ws::app::run_gui(gui));
   } catch (const std::exception& e) {
     return report_failure(e);
   }

@@ -1,19 +1,15 @@
 #include "core/settings.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <sstream>
 #include <system_error>
-
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "core/file_write.hpp"
 #include "lesson/text_file.hpp"
 
 namespace ws::app {
@@ -180,39 +176,10 @@ bool save_settings_to(const Settings& settings, const fs::path& file, std::strin
     out << "# warpscope settings, rewritten when the app closes.\n" << t << "\n";
     const std::string text = out.str();
 
-    // The pid keeps two instances closing at once from writing into the same temporary file;
-    // whichever renames last wins, and either file is complete.
-    const fs::path tmp = file.string() + fmt::format(".tmp.{}", static_cast<long>(::getpid()));
-    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return fail(fmt::format("cannot write {}: {}", tmp.string(), std::strerror(errno)));
-    std::size_t done = 0;
-    while (done < text.size()) {
-      const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) {
-        const std::string why = std::strerror(errno);
-        ::close(fd);
-        fs::remove(tmp, ec);
-        return fail(fmt::format("cannot write {}: {}", tmp.string(), why));
-      }
-      done += static_cast<std::size_t>(w);
-    }
-    // Without fsync a crash right after the rename can leave an empty file on some filesystems,
-    // which is exactly what the rename is meant to prevent.
-    const bool synced = ::fsync(fd) == 0;
-    const int sync_errno = errno;
-    const bool closed = ::close(fd) == 0;
-    if (!synced || !closed) {
-      const std::string why = std::strerror(synced ? errno : sync_errno);
-      fs::remove(tmp, ec);
-      return fail(fmt::format("cannot write {}: {}", tmp.string(), why));
-    }
-    fs::rename(tmp, file, ec);
-    if (ec) {
-      const std::string why = ec.message();
-      fs::remove(tmp, ec);
-      return fail(fmt::format("cannot replace {}: {}", file.string(), why));
-    }
+    // Two instances closing at once each write their own temporary file; whichever renames last
+    // wins, and either file is complete.
+    std::string why;
+    if (!write_file_whole(file, text, &why)) return fail(why);
     return true;
   } catch (const std::exception& e) {
     return fail(e.what());

@@ -1,6 +1,5 @@
 #include "gui/screenshot.hpp"
 
-#include <cerrno>
 #include <cstring>
 #include <new>
 #include <string>
@@ -8,6 +7,8 @@
 
 #include <epoxy/gl.h>
 #include <stb/stb_image_write.h>
+
+#include "core/file_write.hpp"
 
 namespace ws::app {
 
@@ -24,10 +25,28 @@ std::string write_pixels_png(const std::string& path, int width, int height) {
   for (int y = 0; y < height; ++y)
     std::memcpy(&flipped[y * row], &pixels[(height - 1 - y) * row], row);
   for (std::size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;  // opaque, whatever the alpha
-  errno = 0;
-  if (!stbi_write_png(path.c_str(), width, height, 4, flipped.data(), static_cast<int>(row)))
-    return std::string("cannot write ") + path + (errno ? std::string(": ") + std::strerror(errno) : "");
-  return {};
+  // Encoded in memory first: stb's own file writer ignores a failed fwrite, so a full disk left
+  // a cut PNG and a "saved" message.
+  struct Encoded {
+    std::string png;
+    bool out_of_memory = false;
+  } encoded;
+  // No exception may cross stb's C frames: a failed append is kept and said after.
+  const auto append = [](void* out, void* data, int size) {
+    auto& e = *static_cast<Encoded*>(out);
+    try {
+      e.png.append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+    } catch (const std::bad_alloc&) {
+      e.out_of_memory = true;
+    }
+  };
+  const bool encoded_ok = stbi_write_png_to_func(append, &encoded, width, height, 4, flipped.data(), static_cast<int>(row));
+  if (encoded.out_of_memory) throw std::bad_alloc();
+  if (!encoded_ok) return "cannot encode the picture as PNG";
+  const std::string& png = encoded.png;
+  std::string error;
+  write_file_whole(path, png, &error);
+  return error;
 }
 
 }  // namespace

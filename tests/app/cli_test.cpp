@@ -42,3 +42,14 @@ TEST(Cli, NoDisplayIsAOneLineErrorAndExitCode1) {
   GTEST_SKIP() << "built without the window";
 #endif
 }
+
+// `warpscope bench --json > results.json` on a full disk: said, and not exit 0, so a script
+// does not go on with a cut file.
+TEST(Cli, OutputThatCannotBeWrittenIsSaidAndExitCode1) {
+  auto r = run_command("( " + bin + " presets --json > /dev/full )");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("warpscope: could not write"), std::string::npos) << r.output;
+  auto ok = run_command("( " + bin + " presets --json > /dev/null )");
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  EXPECT_EQ(ok.output, "");
+}

@@ -128,3 +128,14 @@ TEST(GuiReliability, NoOpenGl33AnywhereIsSaidPlainly) {
   EXPECT_EQ(run.output.find("the display cannot be opened"), std::string::npos) << run.output;
   EXPECT_EQ(run.w, 0);
 }
+
+// stb's own PNG writer ignored a failed write: a full disk gave a cut picture and exit 0.
+TEST(GuiReliability, AScreenshotOnAFullDiskIsSaidAndExitCode1) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  const std::string home = out_dir + "/full-disk-home";
+  std::filesystem::create_directories(home);
+  const auto r = run_command("HOME=" + home + " XDG_CONFIG_HOME=" + home + "/.config " + bin +
+                             " --screenshot /dev/full --frames 2 --window 640x480 --no-run");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("warpscope: cannot write /dev/full: No space left on device"), std::string::npos) << r.output;
+}

@@ -14,6 +14,18 @@
 
 namespace ws::app {
 
+namespace {
+
+// A gridline's value as the tables write numbers: "1,000,000", "10", "0.1" (not "1e+06", "10.0").
+std::string decade_label(float decade_exponent) {
+  const int decade = static_cast<int>(std::lround(decade_exponent));
+  if (decade >= 0) return group_digits(std::llround(std::pow(10.0, decade)));
+  return fmt::format("{:.{}f}", std::pow(10.0, decade), -decade);
+}
+
+}  // namespace
+
+
 void GflopsHistory::add(const std::string& kernel, double gflops) {
   if (!(gflops > 0) || !std::isfinite(gflops)) return;
   auto& points = series_[kernel];
@@ -120,11 +132,11 @@ void GflopsHistory::draw(float height) {
     if (top < taken_to) top = y + 1;
     if (top < taken_to || top + line_h > origin.y + plot_h) continue;
     draw->AddLine(ImVec2(origin.x, y), ImVec2(origin.x + width, y), grid);
-    draw->AddText(ImVec2(origin.x + 3, top), text, fmt::format("{:g}", std::pow(10.0, d)).c_str());
+    draw->AddText(ImVec2(origin.x + 3, top), text, decade_label(d).c_str());
     taken_to = top + line_h;
   }
   // Points start right of the widest decade label at any text size.
-  const float label_w = ImGui::CalcTextSize(fmt::format("{:g}", std::pow(10.0, hi_dec)).c_str()).x;
+  const float label_w = ImGui::CalcTextSize(decade_label(hi_dec).c_str()).x;
   const float x0 = origin.x + label_w + 10, x1 = origin.x + width - pad;
   auto x_of = [&](std::size_t i) {
     return longest <= 1 ? (x0 + x1) / 2 : x0 + (x1 - x0) * static_cast<float>(i) / (longest - 1);
@@ -164,7 +176,7 @@ void GflopsHistory::draw(float height) {
     ImGui::ColorButton(("##c" + name).c_str(), ImGui::ColorConvertU32ToFloat4(kernel_colour(name)),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(10, 10));
     ImGui::SameLine();
-    ImGui::Text("%s %.4g", name.c_str(), pts.back());
+    ImGui::Text("%s %s GFLOP/s", name.c_str(), format_sig3(pts.back()).c_str());
   }
 }
 

@@ -8,6 +8,8 @@
 #include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 
+#include "gui/dropped_files.hpp"
+
 namespace ws::app {
 
 namespace {
@@ -54,6 +56,12 @@ std::string KeyScript::parse(const std::string& text) {
       events_.push_back(e);
       continue;
     }
+    if (item.rfind("drop:", 0) == 0) {
+      e.drop_path = item.substr(5);
+      if (e.drop_path.empty()) return "bad drop '" + item + "': want drop:PATH";
+      events_.push_back(e);
+      continue;
+    }
     if (item.rfind("wait:", 0) == 0) {
       try {
         e.wait_frames = std::stoi(item.substr(5));
@@ -73,7 +81,7 @@ std::string KeyScript::parse(const std::string& text) {
     if (it == key_names().end()) {
       std::string valid;
       for (const auto& [k, v] : key_names()) valid += (valid.empty() ? "" : ", ") + k;
-      return "unknown key '" + name + "'; valid: " + valid + ", with Shift+ or Ctrl+, or wait:N, or resize:WxH";
+      return "unknown key '" + name + "'; valid: " + valid + ", with Shift+ or Ctrl+, or wait:N, resize:WxH or drop:PATH";
     }
     e.key = it->second;
     events_.push_back(e);
@@ -97,6 +105,11 @@ void KeyScript::feed_next(GLFWwindow* window) {
   const Event e = events_[next_++];
   if (e.resize_w > 0) {
     glfwSetWindowSize(window, e.resize_w, e.resize_h);
+    return;
+  }
+  if (!e.drop_path.empty()) {
+    const char* paths[] = {e.drop_path.c_str()};
+    deliver_dropped_paths(window, 1, paths);
     return;
   }
   if (e.key == 0) {

@@ -134,6 +134,7 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
                                    ImGuiInputTextFlags_EnterReturnsTrue) &&
           player.open(path_buffer)) {
         player.start_at(0, real, sim);
+        pres.set_language(lesson::language_from_code(player.lesson().language).value_or(pres.language));
       }
       ImGui::Separator();
       if (ImGui::MenuItem(tr("lesson.restart", lang), "Shift+Home", false, player.active())) player.restart(real, sim);
@@ -262,6 +263,20 @@ CaptionContent compose_lesson_caption(LessonPlayer& player, RealRunView& real, S
     if (quotes_sim) {
       const auto percent = static_cast<int>(100.0 * s->simulated_fraction());
       out.text = lesson::trf("sim.simulating_percent", lang, percent);
+      out.waiting = true;
+      content.blocks = lesson::parse_caption_markup(out.text);
+      content.glyph_text = out.text + st.title;
+      return content;
+    }
+  }
+  // Likewise a caption that quotes this machine's measurements while a real run is in flight
+  // (the one the step started): the last results are of another size or kernel, or there are none.
+  if (real.session.busy()) {
+    bool quotes_measured = false;
+    for (const std::string* caption : {&st.caption, &st.caption_no_gpu})
+      for (const auto& key : lesson::caption_placeholders(*caption)) quotes_measured |= key.rfind("measured.", 0) == 0;
+    if (quotes_measured) {
+      out.text = lesson::tr("measured.measuring", lang);
       out.waiting = true;
       content.blocks = lesson::parse_caption_markup(out.text);
       content.glyph_text = out.text + st.title;

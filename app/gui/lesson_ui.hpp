@@ -19,7 +19,7 @@ struct RenderedCaption {
   // While the simulation a caption quotes is still running it is the "Simulating..." line.
   std::string text;
   int unfilled = 0;      // placeholders that had no value and show as a dash (kMissingValue)
-  bool waiting = false;  // the caption waits for the simulation (text is the progress line)
+  bool waiting = false;  // the caption waits for the simulation or a real run (text says which)
 };
 
 // The current step's caption with its values filled in, before anything is drawn: the window

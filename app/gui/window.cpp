@@ -13,6 +13,7 @@
 #include <epoxy/gl.h>
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // BringWindowToDisplayFront
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
@@ -28,6 +29,7 @@
 #include "core/measured_text.hpp"
 #include "core/settings.hpp"
 #include "gui/cpu_view.hpp"
+#include "gui/dropped_files.hpp"
 #include "gui/fonts.hpp"
 #include "gui/gl_window.hpp"
 #include "gui/gl_worker_context.hpp"
@@ -216,6 +218,7 @@ int run_gui(const GuiOptions& options) {
   io.IniFilename = nullptr;  // the layout is computed, not remembered: screenshots stay reproducible
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   ImGui_ImplGlfw_InitForOpenGL(window, true);
+  install_drop_handler(window);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
   // Screenshots, exports, --print-state and soaks must not depend on what a user saved, nor
@@ -344,6 +347,7 @@ int run_gui(const GuiOptions& options) {
   auto export_step_started = std::chrono::steady_clock::now();
   std::string toast;
   double toast_until = 0;
+  bool toast_from_drop = false;  // the toast lists dropped files
   bool screenshot_requested = false;
   // A lesson step, the language or the text size changes what the panels hold, and ImGui sizes a
   // panel's scroll bar and a new table's columns from the frame before: the first frames after
@@ -393,6 +397,16 @@ int run_gui(const GuiOptions& options) {
     clip_check_begin_frame();
     const lesson::Language lang = pres.effective_language();
     set_ui_language(lang);
+
+    // Files dropped on the window since the last frame: a bench JSON from a GPU server, a lesson.
+    // Files dropped one after another while the last one's line still shows add their lines.
+    if (auto dropped = take_dropped_paths(); !dropped.empty()) {
+      if (!toast_from_drop || now >= toast_until) toast.clear();
+      for (const auto& path : dropped)
+        toast += (toast.empty() ? "" : "\n") + open_dropped(path, player, real_run, sim_panel, pres);
+      toast_from_drop = true;
+      toast_until = now + 4;
+    }
 
     // Keys that work everywhere in the window (not while typing into a field).
     if (!io.WantTextInput) {
@@ -576,8 +590,15 @@ int run_gui(const GuiOptions& options) {
     }
     if (!player.error().empty() && !headless) draw_lesson_error(player, lang);
     if (now < toast_until) {
-      ImGui::SetNextWindowPos(ImVec2(size.x / 2, size.y - 40), ImGuiCond_Always, ImVec2(0.5f, 1));
-      ImGui::Begin("##toast", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoDecoration);
+      // Under the menu bar, over whatever panel is there for a few seconds: never over the
+      // caption, which the room is reading; and in front, as the panels drawn after a click
+      // would otherwise cover it.
+      ImGui::SetNextWindowPos(ImVec2(size.x / 2, top + 8 * pres.ui_scale()), ImGuiCond_Always, ImVec2(0.5f, 0));
+      ImGui::SetNextWindowBgAlpha(1.0f);
+      ImGui::Begin("##toast", nullptr,
+                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs |
+                       ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoSavedSettings);
+      ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
       ImGui::TextUnformatted(toast.c_str());
       ImGui::End();
     }
@@ -612,6 +633,7 @@ int run_gui(const GuiOptions& options) {
       const auto path = user_screenshot_path();
       const auto error = write_framebuffer_png(path, fb_w, fb_h);
       toast = error.empty() ? TF("label.saved", path) : error;
+      toast_from_drop = false;
       toast_until = now + 3;
     }
     if (!options.export_dir.empty()) {
@@ -769,6 +791,7 @@ int run_gui(const GuiOptions& options) {
                                     : sim_panel.session.finishing_paused() ? "paused"
                                                                            : "running";
     state["simulations_built"] = sim_panel.session.builds_started();
+    state["real_run_busy"] = real_run.session.busy();
     state["first_frame"] = first_frame;
     state["playing"] = sim_panel.session.playing();
     state["speed"] = sim_panel.session.speed();
@@ -831,6 +854,7 @@ int run_gui(const GuiOptions& options) {
                              {"verified", r.verified}, {"host", run.host}, {"date", run.date}});
     state["measured_elsewhere"] = elsewhere;
     state["measured_elsewhere_errors"] = real_run.elsewhere_errors;
+    state["last_toast"] = toast;  // the last line shown at the bottom (a saved picture, a dropped file)
     state["measured_elsewhere_rows_shown"] = real_run.elsewhere_rows_shown;
     // The sentence the panel shows, in its language, so a test can check which GPU it compares with.
     std::string sentence;

@@ -26,6 +26,8 @@ constexpr Entry kTable[] = {
     {"panel.timeline", "Timeline", "타임라인"},
     {"sim.simulating_percent", "Simulating the launch: {} % done. The caption's figures come when it ends.",
      "시뮬레이션 중: {} % 완료. 설명의 수치는 끝나면 나옵니다."},
+    {"measured.measuring", "Measuring on this machine: the caption's figures come when the run ends.",
+     "이 컴퓨터에서 측정 중. 설명의 수치는 실행이 끝나면 나옵니다."},
     {"sim.wave_count_one", "1 wave", "웨이브 1번"},
     {"sim.wave_count_many", "{} waves", "웨이브 {}번"},
     {"panel.inspector", "Inspector", "상세 정보"},
@@ -550,6 +552,13 @@ constexpr Entry kTable[] = {
     {"roofline.where_gpu", "measured on this machine's GPU ({})", "이 컴퓨터의 GPU에서 측정 ({})"},
     {"lesson.gpu_story", "GPU story", "GPU 이야기"},
     {"label.saved", "saved {}", "저장됨: {}"},
+    // A file dropped on the window (gui/dropped_files.cpp).
+    {"drop.measured_shown", "{}: {}", "{}: {}"},
+    {"drop.already_shown", "already shown: {}", "이미 표시 중: {}"},
+    {"drop.lesson_opened", "lesson opened: {}", "강의를 열었습니다: {}"},
+    {"drop.lesson_not_opened", "{}: not opened; the lesson you had stays", "{}: 열지 못했습니다. 보던 강의는 그대로입니다"},
+    {"drop.unknown", "{}: drop a `warpscope bench --json` file (.json) or a lesson (.toml)",
+     "{}: `warpscope bench --json` 파일(.json)이나 강의(.toml)를 끌어다 놓으세요"},
     {"label.this_machine_cpu", "This machine: {}", "이 컴퓨터: {}"},
     // What a selected warp waits on (inspector); the number is sim::WaitReason's.
     {"inspector.waiting_on", "waiting on {}: {} of {} cycles", "{0} 대기: {2} 사이클 중 {1}"},

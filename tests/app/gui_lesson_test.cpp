@@ -261,6 +261,33 @@ TEST_F(GuiLesson, AStepThatShowsAnEarlierLaunchDoesNotSimulateItAgain) {
   EXPECT_EQ(s["animated"], nlohmann::json::array({64, 64, 64}));
 }
 
+// A caption that quotes this machine's measurements says it is measuring while the step's own run
+// is in flight: before, it showed a dash, or the figures of the step before (another size).
+TEST_F(GuiLesson, ACaptionQuotingAMeasurementWaitsForTheStepsRun) {
+  const fs::path file = fs::path(out_dir) / "measuring.toml";
+  std::ofstream(file) << "title = \"m\"\n[[step]]\ntitle = \"Measured\"\n"
+                         "caption = \"CPU: {measured.cpu_gflops} GFLOP/s at {measured.size}\"\n"
+                         "cpu_kernel = \"cpu-naive\"\nreal_m = 512\nreal_n = 512\nreal_k = 512\nreal_run = true\n"
+                         "panels = [\"timers\", \"caption\"]\n";
+  const auto running = ws::test_support::run_window(
+      "lesson_measuring", "--frames 3 --no-wait --print-state --window 1280x720 --lesson " + file.string());
+  ASSERT_EQ(running.exit_code, 0) << running.output;
+  const std::string measuring = "Measuring on this machine: the caption's figures come when the run ends.";
+  EXPECT_EQ(running.state["caption"].get<std::string>().find("\xE2\x80\x94"), std::string::npos) << running.state["caption"];
+  if (running.state["real_run_busy"].get<bool>()) {
+    EXPECT_EQ(running.state["caption"], measuring);
+  }
+
+  const auto done = ws::test_support::run_window(
+      "lesson_measured", "--frames 3 --wait-results --print-state --window 1280x720 --lesson " + file.string());
+  ASSERT_EQ(done.exit_code, 0) << done.output;
+  ASSERT_FALSE(done.state["real_run_busy"].get<bool>());
+  const std::string caption = done.state["caption"];
+  EXPECT_EQ(caption.rfind("CPU: ", 0), 0u) << caption;
+  EXPECT_NE(caption.find(" GFLOP/s at 512³"), std::string::npos) << caption;
+  EXPECT_EQ(done.state["caption_unfilled"], 0);
+}
+
 TEST_F(GuiLesson, ABrokenLessonIsAnErrorWithItsLocation) {
   const fs::path broken = fs::path(out_dir) / "broken.toml";
   std::ofstream(broken) << "title = \"x\"\n[[step]]\ntitle = \"a\"\ngpu_preset = \"nope\"\n";

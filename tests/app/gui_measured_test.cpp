@@ -428,3 +428,37 @@ TEST(GuiMeasured, TheCpuColumnShowsTheModelBesideTheMeasuredNaiveRun) {
     EXPECT_EQ(run.state["clipped_text"]["count"], 0) << window;
   }
 }
+
+// A bench file dragged from the file manager onto the window (--keys drop:PATH goes through the
+// same GLFW drop callback): shown once however often it is dropped, and each file dropped gets a
+// line at the bottom of the window; a file of another kind is refused with what to drop instead.
+TEST(GuiMeasured, FilesDroppedOnTheWindowAreShownOpenedOrRefusedWithALine) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  const auto file = write_file("dropped-32.json", server_json(32));
+  const auto notes = write_file("dropped-notes.txt", "not a bench file");
+  const WindowRun run = run_window("dropped_runs", "--frames 3 --window 1280x720 --size 32 --no-run --print-state --keys drop:" +
+                                                       file + ",drop:" + file + ",drop:" + notes + ",wait:2");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const auto& elsewhere = run.state["measured_elsewhere"];
+  ASSERT_EQ(elsewhere.size(), 2u) << run.state.dump();
+  EXPECT_EQ(elsewhere[1]["label"], "measured on Test GPU (test-host, 2026-11-30)");
+  EXPECT_TRUE(run.state["measured_elsewhere_errors"].empty());
+  EXPECT_EQ(run.state["last_toast"].get<std::string>(),
+            "dropped-32.json: measured on Test GPU (test-host, 2026-11-30)\n"
+            "already shown: dropped-32.json\n"
+            "dropped-notes.txt: drop a `warpscope bench --json` file (.json) or a lesson (.toml)");
+
+  // A lesson dropped opens at its first step, said in its own language; a broken one leaves it.
+  const std::string lesson = std::string(WARPSCOPE_ASSETS_DIR_FOR_TESTS) + "/lessons/gpu-story.ko.toml";
+  const auto broken = write_file("dropped-broken.toml", "[[step]]\ntitle = \"unterminated\n");
+  const WindowRun opened =
+      run_window("dropped_lesson", "--frames 3 --window 1280x720 --size 32 --no-run --print-state --keys drop:" + lesson +
+                                       ",wait:2,drop:" + broken + ",wait:2");
+  ASSERT_EQ(opened.exit_code, 0) << opened.output;
+  EXPECT_EQ(opened.state["lesson_step"], 1);
+  EXPECT_EQ(opened.state["lesson_steps"], 28);
+  EXPECT_EQ(opened.state["language"], "ko");
+  EXPECT_EQ(opened.state["last_toast"].get<std::string>(),
+            "강의를 열었습니다: AI는 왜 GPU에서 돌아갈까\n"
+            "dropped-broken.toml: 열지 못했습니다. 보던 강의는 그대로입니다");
+}

@@ -1,0 +1,87 @@
+#include "gui/dropped_files.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <mutex>
+
+#include <GLFW/glfw3.h>
+
+#include "core/measured_elsewhere.hpp"
+#include "gui/lesson_player.hpp"
+#include "gui/presentation.hpp"
+#include "gui/real_run_panel.hpp"
+
+namespace ws::app {
+
+namespace {
+
+// GLFW calls back on the thread that polls events, which is the frame's; the lock only keeps a
+// future caller from another thread honest.
+std::mutex& dropped_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::vector<std::string>& dropped_queue() {
+  static std::vector<std::string> q;
+  return q;
+}
+
+std::string file_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+std::string lower_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
+}  // namespace
+
+void install_drop_handler(GLFWwindow* window) { glfwSetDropCallback(window, deliver_dropped_paths); }
+
+void deliver_dropped_paths(GLFWwindow*, int count, const char** paths) {
+  // GLFW's strings live only for the callback: copied now.
+  const std::lock_guard lock(dropped_mutex());
+  for (int i = 0; i < count; ++i)
+    if (paths[i] != nullptr && *paths[i] != '\0') dropped_queue().emplace_back(paths[i]);
+}
+
+std::vector<std::string> take_dropped_paths() {
+  const std::lock_guard lock(dropped_mutex());
+  std::vector<std::string> out;
+  out.swap(dropped_queue());
+  return out;
+}
+
+DroppedKind dropped_kind(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  if (ext == ".json") return DroppedKind::measured_run;
+  if (ext == ".toml") return DroppedKind::lesson;
+  return DroppedKind::unknown;
+}
+
+std::string open_dropped(const std::string& path, LessonPlayer& player, RealRunView& real, SimulationPanel& sim,
+                         Presentation& pres) {
+  const lesson::Language lang = pres.effective_language();
+  switch (dropped_kind(path)) {
+    case DroppedKind::measured_run: {
+      const bool shown = std::any_of(real.elsewhere.begin(), real.elsewhere.end(),
+                                     [&](const MeasuredElsewhere& e) { return e.file == path; });
+      if (shown) return lesson::trf("drop.already_shown", lang, file_name(path));
+      MeasuredLoad load = load_measured_file(path);
+      const std::string said =
+          load.run ? lesson::trf("drop.measured_shown", lang, file_name(path), load.run->file_label(lang)) : load.error;
+      real.add_measured(std::move(load));
+      return said;
+    }
+    case DroppedKind::lesson:
+      if (!player.open(path)) return lesson::trf("drop.lesson_not_opened", lang, file_name(path));
+      player.start_at(0, real, sim);
+      pres.set_language(lesson::language_from_code(player.lesson().language).value_or(pres.language));
+      return lesson::trf("drop.lesson_opened", pres.language, player.lesson().title);
+    case DroppedKind::unknown: break;
+  }
+  return lesson::trf("drop.unknown", lang, file_name(path));
+}
+
+}  // namespace ws::app

@@ -168,7 +168,7 @@ bool save_settings_to(const Settings& settings, const fs::path& file, std::strin
     toml::table t;
     t.insert("theme", settings.theme);
     t.insert("ui_scale", static_cast<double>(std::clamp(settings.ui_scale, kMinUiScale, kMaxUiScale)));
-    t.insert("language", settings.language);
+    if (!settings.language.empty()) t.insert("language", settings.language);  // else not chosen yet
     t.insert("projector", settings.projector);
     t.insert("last_lesson", settings.last_lesson);
     t.insert("last_step", static_cast<std::int64_t>(std::clamp(settings.last_step, 0, kMaxLastStep)));

@@ -18,7 +18,7 @@ inline constexpr std::size_t kMaxSettingsBytes = 64 * 1024;
 struct Settings {
   std::string theme = "dark";   // "dark" or "light"
   float ui_scale = 1.0f;        // kMinUiScale..kMaxUiScale
-  std::string language = "en";  // "en" or "ko"
+  std::string language;         // "en" or "ko"; "" until saved: the desktop's (system_language_code)
   // Projector mode (key P): in lecture mode the caption is drawn at lecture-hall size (see
   // docs/LESSONS.md). On unless the user turned it off.
   bool projector = true;

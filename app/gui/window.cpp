@@ -28,6 +28,7 @@
 #include "core/measured_elsewhere.hpp"
 #include "core/measured_text.hpp"
 #include "core/settings.hpp"
+#include "core/system_language.hpp"
 #include "gui/cpu_view.hpp"
 #include "gui/dropped_files.hpp"
 #include "gui/fonts.hpp"
@@ -240,7 +241,12 @@ int run_gui(const GuiOptions& options) {
     pres.content_scale_fixed = true;
   }
   pres.follow_content_scale(window);
-  pres.language = lesson::language_from_code(options.language.value_or(settings.language)).value_or(lesson::Language::en);
+  // A first run (nothing saved) speaks the desktop's language; a headless render, which reads no
+  // settings, stays English whatever the locale, so that its pictures do not depend on it.
+  const std::string first_language = use_settings ? system_language_code() : "en";
+  pres.language = lesson::language_from_code(
+                      options.language.value_or(settings.language.empty() ? first_language : settings.language))
+                      .value_or(lesson::Language::en);
 
   // Before the real-run side asks which GPU kernels can run: the GL kernels must probe the context
   // they will really use. Declared before real_run so the job worker is gone when it is destroyed.

@@ -146,3 +146,25 @@ TEST_F(GuiSettings, AnExplicitConfigDirStillSavesAndRestores) {
   EXPECT_NE(read_all(cfg2 / "settings.toml").find("language = 'ko'"), std::string::npos);
   EXPECT_TRUE(files_under(home_).empty()) << "written under HOME:\n" << joined(files_under(home_));
 }
+
+// A first run on a Korean desktop opens in Korean and remembers it; what the user saved wins over
+// the locale; a headless render stays English whatever the locale.
+TEST_F(GuiSettings, AFirstRunSpeaksTheDesktopsLanguage) {
+  const fs::path cfg = root_ / "cfg";
+  const auto first = ws::test_support::run_window("first_run_ko", "--frames 2 --no-run --print-state --size 64 --config-dir " + cfg.string(),
+                                                  {.env = "LANG=ko_KR.UTF-8 LC_ALL= LC_MESSAGES= LANGUAGE=", .home = home_.string()});
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_EQ(first.state["language"], "ko");
+  EXPECT_NE(read_all(cfg / "settings.toml").find("language = 'ko'"), std::string::npos) << read_all(cfg / "settings.toml");
+
+  std::ofstream(cfg / "settings.toml") << "language = \"en\"\n";
+  const auto saved = ws::test_support::run_window("saved_en", "--frames 2 --no-run --print-state --size 64 --config-dir " + cfg.string(),
+                                                  {.env = "LANG=ko_KR.UTF-8 LC_ALL= LC_MESSAGES= LANGUAGE=", .home = home_.string()});
+  ASSERT_EQ(saved.exit_code, 0) << saved.output;
+  EXPECT_EQ(saved.state["language"], "en");
+
+  const auto headless = ws::test_support::run_window("headless_ko_locale", "--frames 2 --no-run --print-state --size 64",
+                                                     {.env = "LANG=ko_KR.UTF-8 LC_ALL= LC_MESSAGES= LANGUAGE=", .home = home_.string()});
+  ASSERT_EQ(headless.exit_code, 0) << headless.output;
+  EXPECT_EQ(headless.state["language"], "en");
+}

@@ -55,7 +55,7 @@ TEST_F(SettingsTest, MissingFileGivesDefaultsWithoutWarning) {
   const Settings s = ws::app::load_settings();
   EXPECT_EQ(s.theme, "dark");
   EXPECT_FLOAT_EQ(s.ui_scale, 1.0f);
-  EXPECT_EQ(s.language, "en");
+  EXPECT_EQ(s.language, "") << "not chosen yet: the desktop's language decides";
   EXPECT_EQ(s.last_lesson, "");
   EXPECT_EQ(s.last_step, 0);
   EXPECT_TRUE(s.projector) << "projector mode is on in lecture mode until the user turns it off";
@@ -122,7 +122,7 @@ TEST_F(SettingsTest, WrongTypesAndUnknownNamesKeepTheDefaultForThatFieldOnly) {
         "future_key = true\nprojector = \"off\"\n");
   const Settings s = ws::app::load_settings();
   EXPECT_EQ(s.theme, "dark");
-  EXPECT_EQ(s.language, "en");
+  EXPECT_EQ(s.language, "");
   EXPECT_FLOAT_EQ(s.ui_scale, 1.0f);
   EXPECT_EQ(s.last_lesson, "x.toml");
   EXPECT_EQ(s.last_step, 4);

@@ -270,13 +270,16 @@ CaptionContent compose_lesson_caption(LessonPlayer& player, RealRunView& real, S
     }
   }
   // Likewise a caption that quotes this machine's measurements while a real run is in flight
-  // (the one the step started): the last results are of another size or kernel, or there are none.
-  if (real.session.busy()) {
+  // (the one the step started): the last results are of another size or kernel, or there are none;
+  // or while a run too long to start unasked waits for Run anyway (a slow machine), which it says.
+  const auto waits_for_confirmation = real.session.pending_confirmation(lang);
+  if (real.session.busy() || waits_for_confirmation) {
     bool quotes_measured = false;
     for (const std::string* caption : {&st.caption, &st.caption_no_gpu})
       for (const auto& key : lesson::caption_placeholders(*caption)) quotes_measured |= key.rfind("measured.", 0) == 0;
     if (quotes_measured) {
-      out.text = lesson::tr("measured.measuring", lang);
+      out.text = waits_for_confirmation ? lesson::trf("measured.waits_for_run_anyway", lang, *waits_for_confirmation)
+                                        : lesson::tr("measured.measuring", lang);
       out.waiting = true;
       content.blocks = lesson::parse_caption_markup(out.text);
       content.glyph_text = out.text + st.title;

@@ -28,6 +28,8 @@ constexpr Entry kTable[] = {
      "시뮬레이션 중: {} % 완료. 설명의 수치는 끝나면 나옵니다."},
     {"measured.measuring", "Measuring on this machine: the caption's figures come when the run ends.",
      "이 컴퓨터에서 측정 중. 설명의 수치는 실행이 끝나면 나옵니다."},
+    {"measured.waits_for_run_anyway", "{}. Press Run anyway in the real run's panel for the caption's figures.",
+     "{}. 설명의 수치를 보려면 실제 실행 패널에서 '그래도 실행'을 누르세요."},
     {"sim.wave_count_one", "1 wave", "웨이브 1번"},
     {"sim.wave_count_many", "{} waves", "웨이브 {}번"},
     {"panel.inspector", "Inspector", "상세 정보"},

@@ -286,6 +286,22 @@ TEST_F(GuiLesson, ACaptionQuotingAMeasurementWaitsForTheStepsRun) {
   EXPECT_EQ(caption.rfind("CPU: ", 0), 0u) << caption;
   EXPECT_NE(caption.find(" GFLOP/s at 512³"), std::string::npos) << caption;
   EXPECT_EQ(done.state["caption_unfilled"], 0);
+
+  // A run too long to start unasked (cpu-naive at 2048³, minutes) waits for Run anyway, and the
+  // caption says so with the estimate instead of dashes.
+  const fs::path slow = fs::path(out_dir) / "measuring-slow.toml";
+  std::ofstream(slow) << "title = \"m\"\n[[step]]\ntitle = \"Measured\"\n"
+                         "caption = \"CPU: {measured.cpu_gflops} GFLOP/s at {measured.size}\"\n"
+                         "cpu_kernel = \"cpu-naive\"\nreal_m = 2048\nreal_n = 2048\nreal_k = 2048\nreal_run = true\n"
+                         "panels = [\"timers\", \"caption\"]\n";
+  const auto asked = ws::test_support::run_window(
+      "lesson_measure_asked", "--frames 3 --print-state --window 1280x720 --lesson " + slow.string());
+  ASSERT_EQ(asked.exit_code, 0) << asked.output;
+  const std::string question = asked.state["caption"];
+  EXPECT_EQ(question.rfind("cpu-naive at 2048³: about ", 0), 0u) << question;
+  EXPECT_NE(question.find(". Press Run anyway in the real run's panel for the caption's figures."), std::string::npos)
+      << question;
+  EXPECT_EQ(question.find("\xE2\x80\x94"), std::string::npos) << question;
 }
 
 TEST_F(GuiLesson, ABrokenLessonIsAnErrorWithItsLocation) {

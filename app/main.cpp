@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <new>
 #include <string>
 #include <system_error>
@@ -24,6 +25,8 @@ namespace {
 int report_failure(const std::exception& e) {
   if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr)
     std::fprintf(stderr, "warpscope: ran out of memory (%s)\n", e.what());
+  else if (dynamic_cast<const std::filesystem::filesystem_error*>(&e) != nullptr)  // also a system_error
+    std::fprintf(stderr, "warpscope: %s\n", e.what());
   else if (dynamic_cast<const std::system_error*>(&e) != nullptr)
     std::fprintf(stderr, "warpscope: the system refused a thread or lock (%s): memory or process limits too tight?\n",
                  e.what());

@@ -91,17 +91,32 @@ void Presentation::refresh_fonts_if_needed(bool lesson_is_korean, const std::str
 
 std::string user_screenshot_path() {
   namespace fs = std::filesystem;
-  fs::path dir = fs::current_path();
-  if (const char* pictures = std::getenv("XDG_PICTURES_DIR"); pictures && fs::is_directory(pictures))
+  // error_code overloads throughout: a folder that cannot be read, or a working directory that
+  // was deleted under the window, must not end the lecture with an exception.
+  std::error_code ec;
+  const auto is_dir = [&](const fs::path& p) { return !p.empty() && fs::is_directory(p, ec); };
+  const char* pictures = std::getenv("XDG_PICTURES_DIR");
+  const char* home = std::getenv("HOME");
+  fs::path dir;
+  if (pictures && is_dir(pictures))
     dir = pictures;
-  else if (const char* home = std::getenv("HOME"); home && fs::is_directory(fs::path(home) / "Pictures"))
+  else if (home && *home && is_dir(fs::path(home) / "Pictures"))
     dir = fs::path(home) / "Pictures";
+  else if (const fs::path here = fs::current_path(ec); !ec && is_dir(here))
+    dir = here;
+  else if (home && is_dir(home))
+    dir = home;
+  else
+    dir = fs::temp_directory_path(ec);
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
   localtime_r(&t, &tm);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-  return (dir / fmt::format("warpscope-{}.png", stamp)).string();
+  // Two presses within a second (successive frames of the animation) keep both pictures.
+  fs::path path = dir / fmt::format("warpscope-{}.png", stamp);
+  for (int n = 2; fs::exists(path, ec) && n < 1000; ++n) path = dir / fmt::format("warpscope-{}-{}.png", stamp, n);
+  return path.string();
 }
 
 }  // namespace ws::app

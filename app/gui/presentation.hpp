@@ -90,7 +90,8 @@ std::string TF(const char* key, Args&&... args) {
   return lesson::trf(key, ui_language(), std::forward<Args>(args)...);
 }
 
-// Where F12 writes: $XDG_PICTURES_DIR or ~/Pictures when it exists, else the current directory.
+// Where F12 writes: $XDG_PICTURES_DIR or ~/Pictures when it exists, else the current directory
+// (else HOME, else the temporary folder); a name no earlier picture has.
 std::string user_screenshot_path();
 
 }  // namespace ws::app

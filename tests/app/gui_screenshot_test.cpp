@@ -2,11 +2,13 @@
 // regions of the PNG it writes, not whole-image hashes: measured values differ run to run.
 #include <cstdlib>
 #include <cmath>
+#include <filesystem>
 #include <set>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "../support/run_binary.hpp"
 #include "../support/window_run.hpp"
 
 namespace {
@@ -49,4 +51,37 @@ TEST(GuiScreenshot, WindowRendersTheMeasuredTimerPanel) {
   const int left = 460;
   EXPECT_GT(count_colour(img, 0, 0, left, 80, 140, 204, 255, 12), 20) << "no measured label in the timer panel";
   EXPECT_GT(count_colour(img, 0, 0, left, img.h, 102, 230, 102, 20), 3) << "no verified 'ok' in the results table";
+}
+
+// F12 in the window: the picture goes to ~/Pictures, two presses in one second keep both, and a
+// working directory deleted under the window (no Pictures folder) still gets a picture, in HOME.
+TEST(GuiScreenshot, F12KeepsEveryPictureAndNeverEndsTheWindow) {
+  if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
+  namespace fs = std::filesystem;
+  const fs::path home = fs::path(TEST_OUT_DIR) / "f12-home";
+  fs::remove_all(home);
+  fs::create_directories(home / "Pictures");
+  const auto run = ws::test_support::run_window("f12", "--frames 2 --window 640x480 --size 32 --no-run --print-state --keys F12,F12,wait:1",
+                                                {.home = home.string()});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  std::set<std::string> pictures;
+  for (const auto& e : fs::directory_iterator(home / "Pictures")) pictures.insert(e.path().filename().string());
+  EXPECT_EQ(pictures.size(), 2u) << "the second press overwrote the first";
+  for (const auto& name : pictures) {
+    EXPECT_EQ(name.rfind("warpscope-", 0), 0u) << name;
+    EXPECT_GT(fs::file_size(home / "Pictures" / name), 1000u) << name;
+  }
+  EXPECT_EQ(run.state["last_toast"].get<std::string>().rfind("saved " + (home / "Pictures").string() + "/warpscope-", 0), 0u)
+      << run.state["last_toast"];
+
+  const fs::path gone = home / "deleted-cwd";
+  fs::remove_all(home / "Pictures");
+  fs::create_directories(gone);
+  const auto r = run_command("cd " + gone.string() + " && rmdir " + gone.string() + " && HOME=" + home.string() +
+                             " XDG_CONFIG_HOME=" + home.string() + "/.config " + WARPSCOPE_BIN + " --screenshot " +
+                             (home / "shot.png").string() + " --frames 2 --window 640x480 --size 32 --no-run --keys F12,wait:1");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  int in_home = 0;
+  for (const auto& e : fs::directory_iterator(home)) in_home += e.path().filename().string().rfind("warpscope-", 0) == 0;
+  EXPECT_EQ(in_home, 1);
 }

@@ -56,7 +56,7 @@ constexpr std::string_view kJsonTokens[] = {
 
 void check_settings(const Settings& s) {
   ASSERT_TRUE(s.theme == "dark" || s.theme == "light") << s.theme;
-  ASSERT_TRUE(s.language == "en" || s.language == "ko") << s.language;
+  ASSERT_TRUE(s.language.empty() || s.language == "en" || s.language == "ko") << s.language;
   ASSERT_TRUE(std::isfinite(s.ui_scale));
   ASSERT_GE(s.ui_scale, ws::app::kMinUiScale);
   ASSERT_LE(s.ui_scale, ws::app::kMaxUiScale);

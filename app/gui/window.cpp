@@ -287,7 +287,9 @@ int run_gui(const GuiOptions& options) {
     if (sim::strategy_names()[i] == options.cluster_strategy) cluster_view.strategy = static_cast<int>(i);
   LessonPlayer player;
   std::string lesson_path = options.lesson_path;
-  if (lesson_path.empty() && use_settings && !settings.last_lesson.empty() && std::filesystem::exists(settings.last_lesson))
+  std::error_code no_throw;  // a saved path under a folder it may no longer read is just not reopened
+  if (lesson_path.empty() && use_settings && !settings.last_lesson.empty() &&
+      std::filesystem::exists(settings.last_lesson, no_throw))
     lesson_path = settings.last_lesson;
   if (!lesson_path.empty()) {
     if (!player.open(lesson_path)) {
@@ -774,7 +776,9 @@ int run_gui(const GuiOptions& options) {
     settings.ui_scale = pres.scale;
     settings.projector = pres.projector;
     settings.language = std::string(lesson::language_code(pres.language));
-    settings.last_lesson = player.active() ? std::filesystem::absolute(player.path()).string() : std::string();
+    std::error_code ec;  // a working directory deleted under the window: keep the path as given
+    const auto absolute = player.active() ? std::filesystem::absolute(player.path(), ec) : std::filesystem::path();
+    settings.last_lesson = !player.active() ? std::string() : ec ? player.path() : absolute.string();
     settings.last_step = static_cast<int>(player.step());
     std::string error;
     const bool saved = settings_file.empty() ? save_settings(settings, &error)  // says why there is no place

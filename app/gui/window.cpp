@@ -864,7 +864,7 @@ int run_gui(const GuiOptions& options) {
                              {"verified", r.verified}, {"host", run.host}, {"date", run.date}});
     state["measured_elsewhere"] = elsewhere;
     state["measured_elsewhere_errors"] = real_run.elsewhere_errors;
-    state["last_toast"] = toast;  // the last line shown at the bottom (a saved picture, a dropped file)
+    state["last_toast"] = toast;  // the last notice shown under the menu bar (a saved picture, a dropped file)
     state["measured_elsewhere_rows_shown"] = real_run.elsewhere_rows_shown;
     // The sentence the panel shows, in its language, so a test can check which GPU it compares with.
     std::string sentence;

@@ -42,7 +42,12 @@ RealRunView::RealRunView() {
 void RealRunView::add_measured(MeasuredLoad load) {
   if (!load.run) {
     std::fprintf(stderr, "warpscope: measured run not shown: %s\n", load.error.c_str());
+    // The same file dropped again says so once; the panel keeps the latest few, not a growing list.
+    std::erase(elsewhere_errors, load.error);
     elsewhere_errors.push_back(std::move(load.error));
+    constexpr std::size_t kErrorsShown = 4;
+    if (elsewhere_errors.size() > kErrorsShown)
+      elsewhere_errors.erase(elsewhere_errors.begin(), elsewhere_errors.end() - kErrorsShown);
     return;
   }
   elsewhere.push_back(std::move(*load.run));

@@ -12,6 +12,7 @@
 #include <backends/imgui_impl_glfw.h>
 
 #include "core/measured_text.hpp"
+#include "gui/dropped_files.hpp"
 #include "gui/lesson_player.hpp"
 #include "gui/presentation.hpp"
 #include "gui/real_run_panel.hpp"
@@ -153,9 +154,9 @@ void SoakDriver::resize(SoakTargets& t) {
 void SoakDriver::app_action(SoakTargets& t) {
   RealRunView& real = *t.real;
   auto& c = real.session.controls();
-  const int kind = uniform(0, 7);
+  const int kind = uniform(0, 8);
   static const char* names[] = {"open lesson", "lesson step", "presets", "real-run controls", "real-run controls",
-                                "run", "cancel", "language"};
+                                "run", "cancel", "language", "drop a file"};
   last_action_ = names[kind];
   switch (kind) {
     case 0: {  // open a built-in lesson, English or Korean
@@ -196,6 +197,18 @@ void SoakDriver::app_action(SoakTargets& t) {
     }
     case 5: real.session.run_now(); break;
     case 6: real.session.cancel(); break;
+    case 8: {  // from a file manager: runs measured elsewhere, lessons, and files of the wrong kind
+      const std::string candidates[] = {
+          t.assets_dir + "/measured/h200/h200-1024.json", t.assets_dir + "/measured/h200/h200-2048.json",
+          t.assets_dir + "/lessons/gpu-story.ko.toml",    t.assets_dir + "/lessons/gpu-story.en.toml",
+          t.assets_dir + "/presets/gpus/h100.toml",       t.assets_dir + "/no-such-file.json",
+          t.assets_dir + "/lessons"};
+      const std::string& path = candidates[static_cast<std::size_t>(uniform(0, static_cast<int>(std::size(candidates)) - 1))];
+      const char* paths[] = {path.c_str()};
+      deliver_dropped_paths(t.window, 1, paths);
+      last_action_ = "drop " + path.substr(t.assets_dir.size() + 1);
+      break;
+    }
     default: t.pres->set_language(uniform(0, 1) ? lesson::Language::ko : lesson::Language::en); break;
   }
 }

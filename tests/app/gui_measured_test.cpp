@@ -436,14 +436,20 @@ TEST(GuiMeasured, FilesDroppedOnTheWindowAreShownOpenedOrRefusedWithALine) {
   if (!have_display()) GTEST_SKIP() << "no display: run under xvfb-run (scripts/test does)";
   const auto file = write_file("dropped-32.json", server_json(32));
   const auto notes = write_file("dropped-notes.txt", "not a bench file");
+  const std::string missing = out_dir + "/dropped-missing.json";
   const WindowRun run = run_window("dropped_runs", "--frames 3 --window 1280x720 --size 32 --no-run --print-state --keys drop:" +
-                                                       file + ",drop:" + file + ",drop:" + notes + ",wait:2");
+                                                       missing + ",drop:" + missing + ",drop:" + file + ",drop:" + file +
+                                                       ",drop:" + notes + ",wait:2");
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const auto& elsewhere = run.state["measured_elsewhere"];
   ASSERT_EQ(elsewhere.size(), 2u) << run.state.dump();
   EXPECT_EQ(elsewhere[1]["label"], "measured on Test GPU (test-host, 2026-11-30)");
-  EXPECT_TRUE(run.state["measured_elsewhere_errors"].empty());
+  // A file that cannot be read, dropped twice, is said once in the panel.
+  EXPECT_EQ(run.state["measured_elsewhere_errors"],
+            nlohmann::json::array({"dropped-missing.json: cannot be read (" + missing + ")"}));
   EXPECT_EQ(run.state["last_toast"].get<std::string>(),
+            "dropped-missing.json: cannot be read (" + missing + ")\n"
+            "dropped-missing.json: cannot be read (" + missing + ")\n"
             "dropped-32.json: measured on Test GPU (test-host, 2026-11-30)\n"
             "already shown: dropped-32.json\n"
             "dropped-notes.txt: drop a `warpscope bench --json` file (.json) or a lesson (.toml)");

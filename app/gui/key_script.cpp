@@ -23,7 +23,8 @@ const std::map<std::string, int>& key_names() {
       {"Period", GLFW_KEY_PERIOD}, {"Comma", GLFW_KEY_COMMA}, {"Equal", GLFW_KEY_EQUAL},
       {"Minus", GLFW_KEY_MINUS}, {"0", GLFW_KEY_0},           {"C", GLFW_KEY_C},
       {"L", GLFW_KEY_L},         {"R", GLFW_KEY_R},           {"T", GLFW_KEY_T},
-      {"G", GLFW_KEY_G},        {"P", GLFW_KEY_P}};
+      {"G", GLFW_KEY_G},        {"P", GLFW_KEY_P},           {"B", GLFW_KEY_B},
+      {"F5", GLFW_KEY_F5},      {"LeftBracket", GLFW_KEY_LEFT_BRACKET}, {"RightBracket", GLFW_KEY_RIGHT_BRACKET}};
   return names;
 }
 

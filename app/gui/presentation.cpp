@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // BringWindowToDisplayFront
 
 namespace ws::app {
 
@@ -87,6 +88,40 @@ void Presentation::refresh_fonts_if_needed(bool lesson_is_korean, const std::str
   apply_theme(theme);
   ImGui::GetStyle().ScaleAllSizes(ui);
   if (fonts_stale) fonts = load_fonts(kBaseFontPx * ui, want, lesson_text, caption_px);
+}
+
+void handle_blank_keys(Presentation& pres) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_B, false) || ImGui::IsKeyPressed(GLFW_KEY_PERIOD, false))) {
+    pres.blank = !pres.blank;
+    return;
+  }
+  if (!pres.blank) return;
+  for (int key = GLFW_KEY_SPACE; key < IM_ARRAYSIZE(io.KeysDown); ++key) {
+    const bool modifier = key >= GLFW_KEY_LEFT_SHIFT && key <= GLFW_KEY_MENU;  // Shift alone is no answer
+    if (!modifier && ImGui::IsKeyPressed(key, false)) {
+      pres.blank = false;
+      return;
+    }
+  }
+}
+
+void draw_blank(Presentation& pres) {
+  if (!pres.blank) return;
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(0, 0, 0, 255));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);  // else the window's colour shows in the corners
+  ImGui::Begin("##blank", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  ImGui::BringWindowToDisplayFront(ImGui::GetCurrentWindow());
+  if (ImGui::IsWindowHovered() && (ImGui::IsMouseClicked(ImGuiMouseButton_Left) || ImGui::IsMouseClicked(ImGuiMouseButton_Right)))
+    pres.blank = false;
+  ImGui::End();
+  ImGui::PopStyleVar(2);
+  ImGui::PopStyleColor();
 }
 
 std::string user_screenshot_path() {

@@ -23,6 +23,9 @@ struct Presentation {
   lesson::Language language = lesson::Language::en;
   bool clean = false;
   bool fullscreen = false;
+  // The screen black (B or '.', what PowerPoint and a clicker's blank button send): the room looks
+  // at the lecturer. Any other key or a click brings the picture back (and does what it does).
+  bool blank = false;
   bool show_roofline = false;  // View > Roofline (R); a lesson step may show it through `panels` too
   bool show_generations = false;  // View > GPU generations (G); likewise
   bool show_cluster = false;   // View > Cluster (--cluster): a window of its own over the layout
@@ -89,6 +92,13 @@ template <class... Args>
 std::string TF(const char* key, Args&&... args) {
   return lesson::trf(key, ui_language(), std::forward<Args>(args)...);
 }
+
+// B and '.' toggle the black screen; while it is black, any other key ends it (and does what it
+// does), as in PowerPoint. Call with this frame's keys, not while a field takes text.
+void handle_blank_keys(Presentation& pres);
+// While the screen is black: one black window over everything, which also keeps a click (which
+// ends it) from reaching the panels under it. Call last in the frame.
+void draw_blank(Presentation& pres);
 
 // Where F12 writes: $XDG_PICTURES_DIR or ~/Pictures when it exists, else the current directory
 // (else HOME, else the temporary folder); a name no earlier picture has.

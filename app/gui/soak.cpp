@@ -31,7 +31,8 @@ const int kKeys[] = {GLFW_KEY_SPACE,     GLFW_KEY_RIGHT,  GLFW_KEY_LEFT,   GLFW_
                      GLFW_KEY_C,         GLFW_KEY_T,      GLFW_KEY_EQUAL,  GLFW_KEY_MINUS,  GLFW_KEY_0,
                      GLFW_KEY_ESCAPE,    GLFW_KEY_TAB,    GLFW_KEY_PERIOD, GLFW_KEY_COMMA,  GLFW_KEY_ENTER,
                      GLFW_KEY_BACKSPACE, GLFW_KEY_DELETE, GLFW_KEY_A,      GLFW_KEY_L,      GLFW_KEY_KP_ADD,
-                     GLFW_KEY_R};  // R: the roofline panel
+                     GLFW_KEY_R,         GLFW_KEY_B,      GLFW_KEY_F5,     GLFW_KEY_LEFT_BRACKET,
+                     GLFW_KEY_RIGHT_BRACKET};  // R: the roofline panel; B, '.': the black screen
 
 constexpr double kRssBaselineAfterSeconds = 2.0;  // fonts and the first simulation are built by then
 constexpr std::size_t kMaxErrorsKept = 20;

@@ -48,8 +48,9 @@ void handle_timeline_keys(SimSession& session, bool arrows_step_cycles) {
   if (io.WantTextInput) return;
   if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) session.toggle_play();
   const std::int64_t amount = io.KeyShift ? big_step(session) : 1;
-  const bool forward = arrows_step_cycles ? ImGui::IsKeyPressed(GLFW_KEY_RIGHT) : ImGui::IsKeyPressed(GLFW_KEY_PERIOD);
-  const bool back = arrows_step_cycles ? ImGui::IsKeyPressed(GLFW_KEY_LEFT) : ImGui::IsKeyPressed(GLFW_KEY_COMMA);
+  // While a lesson owns the arrows, ']' and '[' step the clock ('.' is the clicker's blank screen).
+  const bool forward = arrows_step_cycles ? ImGui::IsKeyPressed(GLFW_KEY_RIGHT) : ImGui::IsKeyPressed(GLFW_KEY_RIGHT_BRACKET);
+  const bool back = arrows_step_cycles ? ImGui::IsKeyPressed(GLFW_KEY_LEFT) : ImGui::IsKeyPressed(GLFW_KEY_LEFT_BRACKET);
   if (forward) session.step(amount);
   if (back) session.step(-amount);
   if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) session.restart();

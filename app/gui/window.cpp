@@ -356,6 +356,9 @@ int run_gui(const GuiOptions& options) {
   std::string toast;
   double toast_until = 0;
   bool toast_from_drop = false;  // the toast lists dropped files
+  // A menu or picker was open at the end of the last frame: its Escape closes it (ImGui has done so
+  // by the time the keys are read), and does not also leave full screen.
+  bool popup_was_open = false;
   bool screenshot_requested = false;
   // A lesson step, the language or the text size changes what the panels hold, and ImGui sizes a
   // panel's scroll bar and a new table's columns from the frame before: the first frames after
@@ -418,6 +421,12 @@ int run_gui(const GuiOptions& options) {
 
     // Keys that work everywhere in the window (not while typing into a field).
     if (!io.WantTextInput) {
+      handle_blank_keys(pres);
+      // A clicker's slideshow button (the Logitech R400's sends F5, then Escape) starts and ends
+      // full screen; Escape with a menu or picker open only closes that, as ImGui does.
+      if (ImGui::IsKeyPressed(GLFW_KEY_F5, false) && !pres.fullscreen) pres.toggle_fullscreen(window);
+      if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false) && pres.fullscreen && !popup_was_open)
+        pres.toggle_fullscreen(window);
       if (ImGui::IsKeyPressed(GLFW_KEY_F11, false)) pres.toggle_fullscreen(window);
       if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) screenshot_requested = true;
       if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false))) pres.set_scale(pres.scale * 1.15f);
@@ -610,6 +619,8 @@ int run_gui(const GuiOptions& options) {
       ImGui::TextUnformatted(toast.c_str());
       ImGui::End();
     }
+    popup_was_open = ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
+    draw_blank(pres);
 
     clip_check_end_frame();
     const std::tuple layout{player.active(), player.step(), pres.effective_language(), pres.ui_scale()};
@@ -802,6 +813,7 @@ int run_gui(const GuiOptions& options) {
                                                                            : "running";
     state["simulations_built"] = sim_panel.session.builds_started();
     state["real_run_busy"] = real_run.session.busy();
+    state["blank"] = pres.blank;
     state["first_frame"] = first_frame;
     state["playing"] = sim_panel.session.playing();
     state["speed"] = sim_panel.session.speed();

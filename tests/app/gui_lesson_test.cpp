@@ -214,8 +214,8 @@ TEST_F(GuiLesson, ComingBackToAStepResumesWhereItWasLeft) {
   const std::string lesson = "--lesson " + lessons + "/gpu-story.en.toml --step 4";
   const auto fresh = state_of(lesson);
   const long long start = fresh["cycle"];
-  // Step the clock with '.' (the arrows belong to the lesson), leave, come back.
-  const auto back = state_of(lesson + " --keys Period,Period,Period,Right,Left");
+  // Step the clock with ']' (the arrows belong to the lesson), leave, come back.
+  const auto back = state_of(lesson + " --keys RightBracket,RightBracket,RightBracket,Right,Left");
   EXPECT_EQ(back["lesson_step"], 4);
   EXPECT_EQ(back["cycle"].get<long long>(), start + 3);
 }
@@ -299,9 +299,37 @@ TEST_F(GuiLesson, ACaptionQuotingAMeasurementWaitsForTheStepsRun) {
   ASSERT_EQ(asked.exit_code, 0) << asked.output;
   const std::string question = asked.state["caption"];
   EXPECT_EQ(question.rfind("cpu-naive at 2048³: about ", 0), 0u) << question;
-  EXPECT_NE(question.find(". Press Run anyway in the real run's panel for the caption's figures."), std::string::npos)
+  EXPECT_NE(question.find(". Press Run anyway in the Real run panel for the caption's figures."), std::string::npos)
       << question;
   EXPECT_EQ(question.find("\xE2\x80\x94"), std::string::npos) << question;
+}
+
+// What a presentation clicker sends (the Logitech R400: PageDown/PageUp, '.' for its blank-screen
+// button, F5 then Escape for its slideshow button) and PowerPoint's B: the screen goes black and
+// back, full screen starts and ends, and '.' no longer moves the clock.
+TEST_F(GuiLesson, AClickersBlankAndSlideshowButtonsWork) {
+  const std::string lesson = "--lesson " + lessons + "/gpu-story.en.toml --step 3";
+  const auto black = ws::test_support::run_window("clicker_blank", "--frames 3 --no-run --print-state " + lesson +
+                                                                       " --keys Period,wait:2");
+  ASSERT_EQ(black.exit_code, 0) << black.output;
+  EXPECT_TRUE(black.state["blank"].get<bool>());
+  long long lit = 0;
+  for (int y = 0; y < black.h; ++y)
+    for (int x = 0; x < black.w; ++x) lit += black.at(x, y)[0] + black.at(x, y)[1] + black.at(x, y)[2] > 0;
+  EXPECT_EQ(lit, 0) << "pixels not black on the black screen";
+
+  const auto fresh = state_of(lesson);
+  // '.' twice: black and back, the clock where it was; B and then the next step: the picture is
+  // back and on the next step, as PowerPoint does.
+  const auto twice = state_of(lesson + " --keys Period,Period");
+  EXPECT_FALSE(twice["blank"].get<bool>());
+  EXPECT_EQ(twice["cycle"], fresh["cycle"]);
+  const auto next = state_of(lesson + " --keys B,PageDown");
+  EXPECT_FALSE(next["blank"].get<bool>());
+  EXPECT_EQ(next["lesson_step"], 4);
+
+  EXPECT_TRUE(state_of(lesson + " --keys F5")["fullscreen"].get<bool>());
+  EXPECT_FALSE(state_of(lesson + " --keys F5,Escape")["fullscreen"].get<bool>());
 }
 
 TEST_F(GuiLesson, ABrokenLessonIsAnErrorWithItsLocation) {

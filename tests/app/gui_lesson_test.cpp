@@ -261,14 +261,20 @@ TEST_F(GuiLesson, AStepThatShowsAnEarlierLaunchDoesNotSimulateItAgain) {
   EXPECT_EQ(s["animated"], nlohmann::json::array({64, 64, 64}));
 }
 
+// A one-step lesson whose caption quotes a cpu-naive run of side `size`, which the step starts.
+fs::path measuring_lesson(const std::string& name, int size) {
+  const fs::path file = fs::path(out_dir) / name;
+  std::ofstream(file) << "title = \"m\"\n[[step]]\ntitle = \"Measured\"\n"
+                      << "caption = \"CPU: {measured.cpu_gflops} GFLOP/s at {measured.size}\"\n"
+                      << "cpu_kernel = \"cpu-naive\"\nreal_m = " << size << "\nreal_n = " << size << "\nreal_k = " << size
+                      << "\nreal_run = true\npanels = [\"timers\", \"caption\"]\n";
+  return file;
+}
+
 // A caption that quotes this machine's measurements says it is measuring while the step's own run
 // is in flight: before, it showed a dash, or the figures of the step before (another size).
 TEST_F(GuiLesson, ACaptionQuotingAMeasurementWaitsForTheStepsRun) {
-  const fs::path file = fs::path(out_dir) / "measuring.toml";
-  std::ofstream(file) << "title = \"m\"\n[[step]]\ntitle = \"Measured\"\n"
-                         "caption = \"CPU: {measured.cpu_gflops} GFLOP/s at {measured.size}\"\n"
-                         "cpu_kernel = \"cpu-naive\"\nreal_m = 512\nreal_n = 512\nreal_k = 512\nreal_run = true\n"
-                         "panels = [\"timers\", \"caption\"]\n";
+  const fs::path file = measuring_lesson("measuring.toml", 512);
   const auto running = ws::test_support::run_window(
       "lesson_measuring", "--frames 3 --no-wait --print-state --window 1280x720 --lesson " + file.string());
   ASSERT_EQ(running.exit_code, 0) << running.output;
@@ -289,11 +295,7 @@ TEST_F(GuiLesson, ACaptionQuotingAMeasurementWaitsForTheStepsRun) {
 
   // A run too long to start unasked (cpu-naive at 2048³, minutes) waits for Run anyway, and the
   // caption says so with the estimate instead of dashes.
-  const fs::path slow = fs::path(out_dir) / "measuring-slow.toml";
-  std::ofstream(slow) << "title = \"m\"\n[[step]]\ntitle = \"Measured\"\n"
-                         "caption = \"CPU: {measured.cpu_gflops} GFLOP/s at {measured.size}\"\n"
-                         "cpu_kernel = \"cpu-naive\"\nreal_m = 2048\nreal_n = 2048\nreal_k = 2048\nreal_run = true\n"
-                         "panels = [\"timers\", \"caption\"]\n";
+  const fs::path slow = measuring_lesson("measuring-slow.toml", 2048);
   const auto asked = ws::test_support::run_window(
       "lesson_measure_asked", "--frames 3 --print-state --window 1280x720 --lesson " + slow.string());
   ASSERT_EQ(asked.exit_code, 0) << asked.output;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <mutex>
 
 #include <GLFW/glfw3.h>
 
@@ -16,12 +15,7 @@ namespace ws::app {
 
 namespace {
 
-// GLFW calls back on the thread that polls events, which is the frame's; the lock only keeps a
-// future caller from another thread honest.
-std::mutex& dropped_mutex() {
-  static std::mutex m;
-  return m;
-}
+// GLFW calls back only from glfwPollEvents/glfwWaitEvents, on the frame's thread: no lock.
 std::vector<std::string>& dropped_queue() {
   static std::vector<std::string> q;
   return q;
@@ -41,13 +35,11 @@ void install_drop_handler(GLFWwindow* window) { glfwSetDropCallback(window, deli
 
 void deliver_dropped_paths(GLFWwindow*, int count, const char** paths) {
   // GLFW's strings live only for the callback: copied now.
-  const std::lock_guard lock(dropped_mutex());
   for (int i = 0; i < count; ++i)
     if (paths[i] != nullptr && *paths[i] != '\0') dropped_queue().emplace_back(paths[i]);
 }
 
 std::vector<std::string> take_dropped_paths() {
-  const std::lock_guard lock(dropped_mutex());
   std::vector<std::string> out;
   out.swap(dropped_queue());
   return out;

@@ -192,6 +192,7 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
       if (ImGui::MenuItem(tr("control.clean_mode", lang), "C", pres.clean)) pres.clean = !pres.clean;
       if (ImGui::MenuItem(tr("control.fullscreen", lang), "F11", pres.fullscreen))
         pres.toggle_fullscreen(glfwGetCurrentContext());
+      if (ImGui::MenuItem(tr("control.blank", lang), "B")) pres.blank = true;  // a key or a click ends it
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu(tr("control.language", lang))) {

@@ -165,6 +165,7 @@ constexpr Entry kTable[] = {
     {"control.ui_scale_limited", "{0:.2f}x asked; this window holds {1:.2f}x (larger windows get the full size)",
      "{0:.2f}배 요청; 이 창에는 {1:.2f}배까지 (창이 크면 요청대로)"},
     {"control.projector", "Projector mode (large captions)", "프로젝터 모드 (큰 자막)"},
+    {"control.blank", "Black screen (any key brings it back)", "검은 화면 (아무 키나 누르면 돌아옴)"},
     {"control.zoom_out", "Zoom out", "축소"},
     // Lesson player.
     {"lesson.open", "Open lesson...", "강의 열기..."},

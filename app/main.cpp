@@ -99,7 +99,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"data", "tensor", "pipeline", "hybrid"}));
   app.add_option("--cluster-gpus", gui.cluster_gpus, "The cluster view's GPU count (default 8)")->check(CLI::Range(1, 64));
   app.add_option("--select", gui.select, "What the inspector shows: lane:N:W:L or core:C");
-  app.add_option("--keys", gui.keys, "Synthetic key presses, comma separated (Right, Shift+Right, Space, wait:N, ...)");
+  app.add_option("--keys", gui.keys,
+                 "Synthetic input, comma separated: keys (Right, Shift+Right, Space, B, F5, ...), wait:N, resize:WxH, "
+                 "drop:PATH");
   app.add_flag("--print-state", gui.print_state, "Print the app's state as one JSON line when the window closes");
   app.add_flag("--no-wait", gui.no_wait,
                "With --screenshot: draw from the first frame while the simulation is still running, as a user sees it");

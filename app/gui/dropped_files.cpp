@@ -7,9 +7,7 @@
 #include <GLFW/glfw3.h>
 
 #include "core/measured_elsewhere.hpp"
-#include "gui/lesson_player.hpp"
-#include "gui/presentation.hpp"
-#include "gui/real_run_panel.hpp"
+#include "gui/lesson_ui.hpp"
 
 namespace ws::app {
 
@@ -57,9 +55,7 @@ std::string open_dropped(const std::string& path, LessonPlayer& player, RealRunV
   const lesson::Language lang = pres.effective_language();
   switch (dropped_kind(path)) {
     case DroppedKind::measured_run: {
-      const bool shown = std::any_of(real.elsewhere.begin(), real.elsewhere.end(),
-                                     [&](const MeasuredElsewhere& e) { return e.file == path; });
-      if (shown) return lesson::trf("drop.already_shown", lang, file_name(path));
+      if (real.shows_file(path)) return lesson::trf("drop.already_shown", lang, file_name(path));
       MeasuredLoad load = load_measured_file(path);
       const std::string said =
           load.run ? lesson::trf("drop.measured_shown", lang, file_name(path), load.run->file_label(lang)) : load.error;
@@ -67,9 +63,8 @@ std::string open_dropped(const std::string& path, LessonPlayer& player, RealRunV
       return said;
     }
     case DroppedKind::lesson:
-      if (!player.open(path)) return lesson::trf("drop.lesson_not_opened", lang, file_name(path));
-      player.start_at(0, real, sim);
-      pres.set_language(lesson::language_from_code(player.lesson().language).value_or(pres.language));
+      if (!start_lesson(path, player, real, sim, pres))
+        return lesson::trf("drop.lesson_not_opened", lang, file_name(path));
       return lesson::trf("drop.lesson_opened", pres.language, player.lesson().title);
     case DroppedKind::unknown: break;
   }

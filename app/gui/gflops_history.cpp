@@ -25,7 +25,6 @@ std::string decade_label(float decade_exponent) {
 
 }  // namespace
 
-
 void GflopsHistory::add(const std::string& kernel, double gflops) {
   if (!(gflops > 0) || !std::isfinite(gflops)) return;
   auto& points = series_[kernel];

@@ -112,6 +112,14 @@ bool caption_compares_kernels(const std::string& caption) {
 
 }  // namespace
 
+bool start_lesson(const std::string& path, LessonPlayer& player, RealRunView& real, SimulationPanel& sim,
+                  Presentation& pres) {
+  if (!player.open(path)) return false;
+  pres.set_language(lesson::language_from_code(player.lesson().language).value_or(pres.language));
+  player.start_at(0, real, sim);
+  return true;
+}
+
 float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real, SimulationPanel& sim,
                     lesson::Language lang) {
   using lesson::tr;
@@ -121,21 +129,15 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
       for (const char* code : {"en", "ko"}) {
         const auto path = fmt::format("{}/lessons/gpu-story.{}.toml", assets_dir(), code);
         const auto label = fmt::format("{} ({})", tr("lesson.gpu_story", lang), lesson::language_name(*lesson::language_from_code(code)));
-        if (ImGui::MenuItem(label.c_str()) && player.open(path)) {
-          pres.set_language(*lesson::language_from_code(code));
-          player.start_at(0, real, sim);
-        }
+        if (ImGui::MenuItem(label.c_str())) start_lesson(path, player, real, sim, pres);
       }
       static char path_buffer[512] = "";
       ImGui::Separator();
       ImGui::TextUnformatted(tr("lesson.open", lang));
       ImGui::SetNextItemWidth(320);
       if (ImGui::InputTextWithHint("##lesson_path", "path/to/lesson.toml", path_buffer, sizeof path_buffer,
-                                   ImGuiInputTextFlags_EnterReturnsTrue) &&
-          player.open(path_buffer)) {
-        player.start_at(0, real, sim);
-        pres.set_language(lesson::language_from_code(player.lesson().language).value_or(pres.language));
-      }
+                                   ImGuiInputTextFlags_EnterReturnsTrue))
+        start_lesson(path_buffer, player, real, sim, pres);
       ImGui::Separator();
       if (ImGui::MenuItem(tr("lesson.restart", lang), "Shift+Home", false, player.active())) player.restart(real, sim);
       if (ImGui::MenuItem(tr("lesson.exit", lang), nullptr, false, player.active())) {
@@ -154,8 +156,7 @@ float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real,
         ImGui::Separator();
         ImGui::TextUnformatted(tr("measured.shipped", lang));
         for (const auto& run : real.shipped) {
-          const bool shown = std::any_of(real.elsewhere.begin(), real.elsewhere.end(),
-                                         [&](const MeasuredElsewhere& e) { return e.file == run.file; });
+          const bool shown = real.shows_file(run.file);
           if (ImGui::MenuItem(shipped_run_title(run).c_str(), nullptr, shown, !shown))
             real.add_measured(MeasuredLoad{run, ""});
         }

@@ -10,6 +10,12 @@
 
 namespace ws::app {
 
+// Opens the lesson at `path` on its first step and switches the window to the lesson's language,
+// as every way of opening one does (the Lesson menu, a dropped file). On failure returns false and
+// the player keeps what it had, with error() saying why.
+bool start_lesson(const std::string& path, LessonPlayer& player, RealRunView& real, SimulationPanel& sim,
+                  Presentation& pres);
+
 // Returns the menu bar's height.
 float draw_menu_bar(Presentation& pres, LessonPlayer& player, RealRunView& real, SimulationPanel& sim,
                     lesson::Language lang);

@@ -54,6 +54,10 @@ void RealRunView::add_measured(MeasuredLoad load) {
   references_lang_.reset();
 }
 
+bool RealRunView::shows_file(const std::string& path) const {
+  return std::any_of(elsewhere.begin(), elsewhere.end(), [&](const MeasuredElsewhere& e) { return e.file == path; });
+}
+
 void RealRunView::label_references(lesson::Language lang) {
   if (references_lang_ == lang) return;
   std::vector<GflopsHistory::Reference> references;

@@ -63,6 +63,8 @@ struct RealRunView {
   RealRunView();
   // Shows a loaded file's runs, or its error line; also prints the error on stderr.
   void add_measured(MeasuredLoad load);
+  // Whether the runs of the file at `path` are already shown.
+  bool shows_file(const std::string& path) const;
   // The GPU the speed sentence and the captions compare with (here, or measured elsewhere).
   std::optional<ComparisonGpu> comparison() const;
   // The history's lines for the runs measured elsewhere, labelled in `lang`: rebuilt when a run

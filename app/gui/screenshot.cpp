@@ -43,9 +43,8 @@ std::string write_pixels_png(const std::string& path, int width, int height) {
   const bool encoded_ok = stbi_write_png_to_func(append, &encoded, width, height, 4, flipped.data(), static_cast<int>(row));
   if (encoded.out_of_memory) throw std::bad_alloc();
   if (!encoded_ok) return "cannot encode the picture as PNG";
-  const std::string& png = encoded.png;
   std::string error;
-  write_file_whole(path, png, &error);
+  write_file_whole(path, encoded.png, &error);
   return error;
 }
 

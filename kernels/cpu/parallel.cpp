@@ -217,12 +217,25 @@ std::size_t short_a_floats(const Plan& plan, const Gemm& g) {
 
 std::size_t b_panel_floats(const Plan& plan, const Gemm& g);
 
-// Only where B's panel would not stay in L3 either: at 256^3-500^3 on two threads the loop order
-// above is 2-18 % faster (its B panel is in cache, and its units split rows as well as columns).
+// Up to this many rows of A (and B at least kShortAMinColumns wide) the short order is taken
+// whatever B's size. With so few rows the shared panel's cost is B itself: packed by all threads
+// into one buffer and read back by all, so lines of it cross between cores, for at most this many
+// multiply-adds per element. On two threads of a Zen 4 the shared panel ran 16 x 1024 x 1024 at
+// 28 GFLOP/s, under half of one thread's (docs/PERFORMANCE.md, "Few rows of A on two threads").
+// Narrower B makes the short order's column chunks too small to pay: 5-10 % slower on one thread
+// at 64 x 65-200 x 4096 and 8 x 200 x 200.
+constexpr int kShortAAlwaysRows = 64;
+constexpr int kShortAMinColumns = 256;
+
+// More rows take it only where B's panel would fill over a quarter of L3. Below that the loop
+// order above was 2-18 % faster at 256^3-500^3 on two threads (its B panel is in cache, and its
+// units split rows as well as columns); above it, from 96 x 2048 x 2048 (16 MiB against a 32 MiB
+// L3), the short order measured 0.96-1.31 times its speed, mostly over 1.1.
 bool short_a_pays(const Plan& plan, const Gemm& g) {
   const long l3 = this_cpu_caches().l3 > 0 ? this_cpu_caches().l3 : 16L * 1024 * 1024;  // unknown: a desktop's
   return g.m <= plan.blocks.mc && short_a_floats(plan, g) * sizeof(float) <= kShortAMaxBytes &&
-         b_panel_floats(plan, g) * sizeof(float) > static_cast<std::size_t>(l3 / 2);
+         ((g.m <= kShortAAlwaysRows && g.n >= kShortAMinColumns) ||
+          b_panel_floats(plan, g) * sizeof(float) > static_cast<std::size_t>(l3 / 4));
 }
 
 // Columns of one chunk: about kUnitsPerThread chunks per thread for balance, whole micro-panels,

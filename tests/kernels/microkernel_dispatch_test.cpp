@@ -217,11 +217,17 @@ TEST(CpuParallel, EveryMicroKernelForcedAtAwkwardShapes) {
 
 // A layer's short batch against its large weights takes the short_a order; square problems whose
 // B fits in cache keep the shared panel, which is faster there (docs/PERFORMANCE.md).
-TEST(CpuParallel, ShortAOrderOnlyWhereBOutgrowsTheCache) {
-  const cpu::Gemm layer{64, 4096, 9216, nullptr, nullptr, nullptr};  // B 151 MB: beyond any L3 here
+TEST(CpuParallel, ShortAOrderForFewRowsOrWhereBOutgrowsTheCache) {
+  const cpu::Gemm layer{128, 4096, 9216, nullptr, nullptr, nullptr};  // B 151 MB: beyond any L3 here
   EXPECT_EQ(cpu::parallel_loop_order(layer), cpu::LoopOrder::short_a);
   const cpu::Gemm square{500, 500, 500, nullptr, nullptr, nullptr};
   EXPECT_EQ(cpu::parallel_loop_order(square), cpu::LoopOrder::shared_b);
+  const cpu::Gemm few_rows_small_b{64, 256, 256, nullptr, nullptr, nullptr};  // B 256 KiB, in any cache
+  EXPECT_EQ(cpu::parallel_loop_order(few_rows_small_b), cpu::LoopOrder::short_a);
+  const cpu::Gemm more_rows_small_b{65, 256, 256, nullptr, nullptr, nullptr};
+  EXPECT_EQ(cpu::parallel_loop_order(more_rows_small_b), cpu::LoopOrder::shared_b);
+  const cpu::Gemm few_rows_narrow_b{64, 255, 256, nullptr, nullptr, nullptr};
+  EXPECT_EQ(cpu::parallel_loop_order(few_rows_narrow_b), cpu::LoopOrder::shared_b);
   const cpu::Gemm tall{4096, 96, 4096, nullptr, nullptr, nullptr};  // A far taller than one MC block
   EXPECT_EQ(cpu::parallel_loop_order(tall), cpu::LoopOrder::shared_b);
   // Threads split it by column chunks: 4096 columns are plenty for any count asked.
@@ -232,12 +238,11 @@ TEST(CpuParallel, ShortAOrderOnlyWhereBOutgrowsTheCache) {
 TEST(CpuParallel, AJobInTheShortAOrderSaysSo) {
   JobRequest req;
   req.kernel = "cpu-parallel";
-  req.shape = {1, 4096, 4096};  // B 64 MiB, 16 M multiply-adds
+  req.shape = {1, 4096, 4096};  // one row of A: the short order on any CPU
   req.threads = 2;
   req.repeats = 1;
-  if (cpu::parallel_loop_order({req.shape.m, req.shape.n, req.shape.k, nullptr, nullptr, nullptr}) !=
-      cpu::LoopOrder::short_a)
-    GTEST_SKIP() << "this CPU's L3 holds a 64 MiB B panel: the shared panel is kept";
+  ASSERT_EQ(cpu::parallel_loop_order({req.shape.m, req.shape.n, req.shape.k, nullptr, nullptr, nullptr}),
+            cpu::LoopOrder::short_a);
   JobControl control;
   const JobResult r = run_job(req, control);
   ASSERT_FALSE(r.skipped.has_value()) << *r.skipped;

@@ -81,6 +81,7 @@ const std::vector<EnglishForm>& note_forms() {
       {R"(A packed once, B packed by column chunks)", "detail.short_a"},
       {R"((.+) row dots: few columns of B, A read in place, no packing)", "detail.row_dots"},
       {R"((.+) row broadcasts: few columns of B, A read in place, no packing)", "detail.row_broadcasts"},
+      {R"((.+) row broadcasts: A and B read in place, B by column blocks, no packing)", "detail.row_broadcasts_wide"},
       {R"((.+), a software renderer: runs on this CPU)", "detail.software_renderer"},
       {R"(timed by GL timer queries)", "detail.timed_gl_timer"},
       {R"(timed by glFinish \+ steady clock \(GL timer not meaningful on this renderer\))", "detail.timed_glfinish"},

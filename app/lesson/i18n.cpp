@@ -370,6 +370,8 @@ constexpr Entry kTable[] = {
      "{0} 행 내적: B의 열이 적어 A를 패킹 없이 제자리에서 읽음"},
     {"detail.row_broadcasts", "{} row broadcasts: few columns of B, A read in place, no packing",
      "{0} 행 브로드캐스트: B의 열이 적어 A를 패킹 없이 제자리에서 읽음"},
+    {"detail.row_broadcasts_wide", "{} row broadcasts: A and B read in place, B by column blocks, no packing",
+     "{0} 행 브로드캐스트: A와 B를 패킹 없이 제자리에서 읽음, B는 열 블록 단위"},
     {"detail.software_renderer", "{}, a software renderer: runs on this CPU", "{0}, 소프트웨어 렌더러: 이 CPU에서 실행"},
     {"detail.timed_gl_timer", "timed by GL timer queries", "GL 타이머 쿼리로 측정"},
     {"detail.timed_glfinish", "timed by glFinish + steady clock (GL timer not meaningful on this renderer)",

@@ -30,7 +30,9 @@ bool parallel(const Gemm& g, int threads, const RunControl& control);
 // depth and shared, each thread packing its own column chunks of B a depth block at a time.
 // row_dots and row_broadcasts, where B has a few columns (a matrix times a vector): no packing, A
 // read where it lies, threads take rows; each cell of C a dot product of a row of A with a column
-// of B (for a long depth), or each element of A times a row of B (narrow_b.hpp).
+// of B (for a long depth), or each element of A times a row of B (narrow_b.hpp). Row broadcasts
+// also take a wide B, by column blocks (threads take rows and column blocks), where the kernel's
+// broadcast blocks pay for it and B fits in cache (parallel.cpp).
 enum class LoopOrder { automatic, shared_b, short_a, row_dots, row_broadcasts };
 // What `parallel` takes for this shape on this CPU.
 LoopOrder parallel_loop_order(const Gemm& g);
@@ -42,10 +44,11 @@ bool parallel_with(MicroKernelId kernel, const Gemm& g, int threads, const RunCo
 // What cpu-parallel runs for this shape on this CPU, for `detail`: the micro-kernel the run-time
 // dispatch picked and the blocking derived for it, with kShortANote where short_a runs; or, where
 // row_dots or row_broadcasts runs, that order in place of the micro-kernel it does not use
-// ("AVX-512 row dots: " + kNarrowBNote).
+// ("AVX-512 row dots: " + kNarrowBNote, or kWideBroadcastNote for a wide B).
 std::string parallel_detail(const Gemm& g);
 inline constexpr const char* kShortANote = "A packed once, B packed by column chunks";
 inline constexpr const char* kNarrowBNote = "few columns of B, A read in place, no packing";
+inline constexpr const char* kWideBroadcastNote = "A and B read in place, B by column blocks, no packing";
 std::size_t parallel_workspace_bytes(const Gemm& g, int threads);
 
 bool blas_available();

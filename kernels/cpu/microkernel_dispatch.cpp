@@ -10,15 +10,20 @@ namespace ws::kernels::cpu {
 
 namespace {
 
+// The widest row broadcasts' block for a register count: its columns (in vectors) and rows.
+constexpr int widest_vectors(int registers) { return narrow_b_detail::broadcast_vectors(registers); }
+constexpr int widest_rows(int registers) { return narrow_b_detail::block_rows(registers, widest_vectors(registers)); }
+
 // Each: the micro-kernel, then the same instruction set's narrow-B kernels, its vector width, the
-// widest row broadcasts (from its register count) and the cost of a cell's final sum in row dots.
+// widest row broadcasts (from its register count), the cost of a cell's final sum in row dots,
+// the widest broadcasts' rows, and whether they take wide B too.
 const MicroKernelSpec kSpecs[] = {
     {MicroKernelId::avx512, "AVX-512 14x32 micro-kernel", "AVX-512", "avx512", kMR512, kNR512, microkernel_avx512,
-     row_dots_avx512, row_broadcasts_avx512, 16, 16 * narrow_b_detail::broadcast_vectors(32), 12},
+     row_dots_avx512, row_broadcasts_avx512, 16, 16 * widest_vectors(32), 12, widest_rows(32), true},
     {MicroKernelId::avx2, "AVX2+FMA 6x16 micro-kernel", "AVX2+FMA", "avx2", kMR, kNR, microkernel_avx2,
-     row_dots_avx2, row_broadcasts_avx2, 8, 8 * narrow_b_detail::broadcast_vectors(16), 4},
+     row_dots_avx2, row_broadcasts_avx2, 8, 8 * widest_vectors(16), 4, widest_rows(16), false},
     {MicroKernelId::portable, "portable 6x16 micro-kernel", "portable", "portable", kMR, kNR, microkernel_portable,
-     row_dots_portable, row_broadcasts_portable, 8, 8 * narrow_b_detail::broadcast_vectors(8), 4},
+     row_dots_portable, row_broadcasts_portable, 8, 8 * widest_vectors(8), 4, widest_rows(8), false},
 };
 
 const char* kForceVariable = "WARPSCOPE_CPU_MICROKERNEL";

@@ -9,7 +9,9 @@
 //     that final sum, so it needs a long depth.
 //   row broadcasts: lanes along C's row; each element of A broadcast and multiplied by a row of B
 //     (one to four vectors, the last masked to what is left of n). No final sums, so any depth is
-//     cheap, but under one vector only n of the lanes work.
+//     cheap, but under one vector only n of the lanes work. With AVX-512 they also take a wide B,
+//     a column block and a depth slice at a time (ldb, accumulate): 6 rows x 4 vectors of sums
+//     beat the packed micro-kernel wherever B stays in cache (parallel.cpp, wide_broadcasts_pay).
 // Instantiated once per instruction set, each in a file compiled for it (narrow_b_avx512.cpp,
 // narrow_b_avx2.cpp, narrow_b_portable.cpp); V gives the vector type. The templates use nothing
 // from the standard library, so no inline library function gets compiled for AVX-512 in those
@@ -18,20 +20,28 @@
 
 namespace ws::kernels::cpu {
 
-// rows x n cells of C, overwritten (C may hold NaN poison): c[i * ldc + j] = the sum over p < k of
-// a[i * lda + p] * B[p][j]. Row dots take B's columns as rows (bt[j * k + p]; for n = 1, B
-// itself), row broadcasts B as it is (b[p * n + j]) and need n at most kMaxBroadcastVectors
-// vectors' width.
-using NarrowB = void (*)(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc);
+// rows x n cells of C: c[i * ldc + j] = the sum over p < k of a[i * lda + p] * B[p][j], added to
+// what C holds where `accumulate` (a depth slice after the first), else overwriting it (C may hold
+// NaN poison). Row dots take B's columns as rows (bt[j * ldb + p]; for n = 1, B itself), row
+// broadcasts B as it is (b[p * ldb + j], so a block of columns of a wider B) and need n at most
+// kMaxBroadcastVectors vectors' width.
+using NarrowB = void (*)(int rows, int n, int k, const float* a, long lda, const float* b, long ldb, float* c, long ldc,
+                         bool accumulate);
 
-void row_dots_portable(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc);
-void row_broadcasts_portable(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc);
+void row_dots_portable(int rows, int n, int k, const float* a, long lda, const float* bt, long ldb, float* c, long ldc,
+                   bool accumulate);
+void row_broadcasts_portable(int rows, int n, int k, const float* a, long lda, const float* b, long ldb, float* c, long ldc,
+                   bool accumulate);
 // Only call when can_run_avx2_fma(this_cpu_features()).
-void row_dots_avx2(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc);
-void row_broadcasts_avx2(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc);
+void row_dots_avx2(int rows, int n, int k, const float* a, long lda, const float* bt, long ldb, float* c, long ldc,
+                   bool accumulate);
+void row_broadcasts_avx2(int rows, int n, int k, const float* a, long lda, const float* b, long ldb, float* c, long ldc,
+                   bool accumulate);
 // Only call when can_run_avx512(this_cpu_features()).
-void row_dots_avx512(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc);
-void row_broadcasts_avx512(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc);
+void row_dots_avx512(int rows, int n, int k, const float* a, long lda, const float* bt, long ldb, float* c, long ldc,
+                   bool accumulate);
+void row_broadcasts_avx512(int rows, int n, int k, const float* a, long lda, const float* b, long ldb, float* c, long ldc,
+                   bool accumulate);
 
 namespace narrow_b_detail {
 
@@ -46,7 +56,7 @@ constexpr int block_rows(int registers, int nb) {
 
 // R rows x NB columns of C, the depth in whole vectors and then a scalar tail.
 template <class V, int R, int NB>
-inline void dot_block(int k, const float* a, long lda, const float* bt, float* c, long ldc) {
+inline void dot_block(int k, const float* a, long lda, const float* bt, long ldb, float* c, long ldc, bool accumulate) {
   using reg = typename V::reg;
   reg sum[R][NB];
 #pragma GCC unroll 8
@@ -58,7 +68,7 @@ inline void dot_block(int k, const float* a, long lda, const float* bt, float* c
   for (int p = 0; p < whole; p += V::width) {
     reg b[NB];
 #pragma GCC unroll 4
-    for (int j = 0; j < NB; ++j) b[j] = V::loadu(bt + static_cast<long>(j) * k + p);
+    for (int j = 0; j < NB; ++j) b[j] = V::loadu(bt + j * ldb + p);
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       const reg x = V::loadu(a + r * lda + p);
@@ -69,23 +79,24 @@ inline void dot_block(int k, const float* a, long lda, const float* bt, float* c
   for (int r = 0; r < R; ++r) {
     for (int j = 0; j < NB; ++j) {
       float s = V::total(sum[r][j]);
-      for (int p = whole; p < k; ++p) s += a[r * lda + p] * bt[static_cast<long>(j) * k + p];
-      c[r * ldc + j] = s;
+      for (int p = whole; p < k; ++p) s += a[r * lda + p] * bt[j * ldb + p];
+      c[r * ldc + j] = accumulate ? c[r * ldc + j] + s : s;
     }
   }
 }
 
 // Every column of R rows, NB at a time.
 template <class V, int R>
-inline void dot_rows(int n, int k, const float* a, long lda, const float* bt, float* c, long ldc) {
+inline void dot_rows(int n, int k, const float* a, long lda, const float* bt, long ldb, float* c, long ldc,
+                     bool accumulate) {
   int j = 0;
   for (; j + kMaxBlockColumns <= n; j += kMaxBlockColumns)
-    dot_block<V, R, kMaxBlockColumns>(k, a, lda, bt + static_cast<long>(j) * k, c + j, ldc);
-  const float* rest = bt + static_cast<long>(j) * k;
+    dot_block<V, R, kMaxBlockColumns>(k, a, lda, bt + j * ldb, ldb, c + j, ldc, accumulate);
+  const float* rest = bt + j * ldb;
   switch (n - j) {
-    case 3: dot_block<V, R, 3>(k, a, lda, rest, c + j, ldc); break;
-    case 2: dot_block<V, R, 2>(k, a, lda, rest, c + j, ldc); break;
-    case 1: dot_block<V, R, 1>(k, a, lda, rest, c + j, ldc); break;
+    case 3: dot_block<V, R, 3>(k, a, lda, rest, ldb, c + j, ldc, accumulate); break;
+    case 2: dot_block<V, R, 2>(k, a, lda, rest, ldb, c + j, ldc, accumulate); break;
+    case 1: dot_block<V, R, 1>(k, a, lda, rest, ldb, c + j, ldc, accumulate); break;
     default: break;
   }
 }
@@ -106,7 +117,8 @@ constexpr int broadcast_vectors(int registers) {
 }
 
 template <class V, int R, int NV>
-inline void broadcast_block(int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
+inline void broadcast_block(int n, int k, const float* a, long lda, const float* b, long ldb, float* c, long ldc,
+                            bool accumulate) {
   using reg = typename V::reg;
   constexpr int W = V::width;
   const typename V::mask last = V::first(n - (NV - 1) * W);
@@ -117,7 +129,7 @@ inline void broadcast_block(int n, int k, const float* a, long lda, const float*
     for (int v = 0; v < NV; ++v) sum[r][v] = V::zero();
   }
   for (int p = 0; p < k; ++p) {
-    const float* row = b + static_cast<long>(p) * n;
+    const float* row = b + p * ldb;
     reg bv[NV];
 #pragma GCC unroll 4
     for (int v = 0; v + 1 < NV; ++v) bv[v] = V::loadu(row + v * W);
@@ -129,6 +141,16 @@ inline void broadcast_block(int n, int k, const float* a, long lda, const float*
       for (int v = 0; v < NV; ++v) sum[r][v] = V::fma(x, bv[v], sum[r][v]);
     }
   }
+  if (accumulate) {
+    const float one = 1.0f;
+    const reg ones = V::broadcast(&one);  // C + sum as one FMA: exact, and no add in V
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+      for (int v = 0; v + 1 < NV; ++v) sum[r][v] = V::fma(ones, V::loadu(c + r * ldc + v * W), sum[r][v]);
+      sum[r][NV - 1] = V::fma(ones, V::load_first(c + r * ldc + (NV - 1) * W, last), sum[r][NV - 1]);
+    }
+  }
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
 #pragma GCC unroll 4
@@ -137,27 +159,40 @@ inline void broadcast_block(int n, int k, const float* a, long lda, const float*
   }
 }
 
-// Rows [0, rows) in blocks of R, then what is left in blocks of R / 2, R / 4, ..., 1: a block of
-// one row has too few independent FMA chains to cover the FMA latency, so the last few rows go in
-// as few blocks as can. block.template operator()<B>(i) computes rows [i, i + B).
+// The last block of in_row_blocks: exactly `rest` rows, 0 < rest <= Q.
+template <int Q, class Block>
+inline void rest_block(int rest, int i, Block& block) {
+  if constexpr (Q > 0) {
+    if (rest == Q) return block.template operator()<Q>(i);
+    rest_block<Q - 1>(rest, i, block);
+  }
+}
+
+// Rows [0, rows) in blocks of R, then what is left in one block of its own height: each block
+// reads its rows of B again, and a block of one row has too few independent FMA chains to cover
+// the FMA latency, so the last few rows go in one block, not in halves (at 4 x 1000 x 1000 the
+// halves 3 + 1 read B twice). block.template operator()<B>(i) computes rows [i, i + B).
 template <int R, class Block>
-inline void in_halving_blocks(int rows, Block&& block, int i = 0) {
+inline void in_row_blocks(int rows, Block&& block) {
+  int i = 0;
   for (; i + R <= rows; i += R) block.template operator()<R>(i);
-  if constexpr (R > 1) in_halving_blocks<R / 2>(rows, block, i);
+  if (i < rows) rest_block<R - 1>(rows - i, i, block);
 }
 
 template <class V, int NV>
-inline void broadcast_rows(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
-  in_halving_blocks<block_rows(V::registers, NV)>(rows, [&]<int R>(int i) {
-    broadcast_block<V, R, NV>(n, k, a + i * lda, lda, b, c + i * ldc, ldc);
+inline void broadcast_rows(int rows, int n, int k, const float* a, long lda, const float* b, long ldb, float* c, long ldc,
+                           bool accumulate) {
+  in_row_blocks<block_rows(V::registers, NV)>(rows, [&]<int R>(int i) {
+    broadcast_block<V, R, NV>(n, k, a + i * lda, lda, b, ldb, c + i * ldc, ldc, accumulate);
   });
 }
 
 // Every column of rows, in blocks of as many rows as the registers hold for NB columns of sums.
 template <class V, int NB>
-inline void dot_all_rows(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc) {
-  in_halving_blocks<block_rows(V::registers, NB)>(rows, [&]<int R>(int i) {
-    dot_rows<V, R>(n, k, a + i * lda, lda, bt, c + i * ldc, ldc);
+inline void dot_all_rows(int rows, int n, int k, const float* a, long lda, const float* bt, long ldb, float* c, long ldc,
+                         bool accumulate) {
+  in_row_blocks<block_rows(V::registers, NB)>(rows, [&]<int R>(int i) {
+    dot_rows<V, R>(n, k, a + i * lda, lda, bt, ldb, c + i * ldc, ldc, accumulate);
   });
 }
 
@@ -165,24 +200,26 @@ inline void dot_all_rows(int rows, int n, int k, const float* a, long lda, const
 
 // The rows in blocks sized for the widest block of columns n needs (one NB for all of them).
 template <class V>
-inline void row_dots(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc) {
+inline void row_dots(int rows, int n, int k, const float* a, long lda, const float* bt, long ldb, float* c, long ldc,
+                     bool accumulate) {
   using namespace narrow_b_detail;
   switch (n < kMaxBlockColumns ? n : kMaxBlockColumns) {
-    case 1: return dot_all_rows<V, 1>(rows, n, k, a, lda, bt, c, ldc);
-    case 2: return dot_all_rows<V, 2>(rows, n, k, a, lda, bt, c, ldc);
-    case 3: return dot_all_rows<V, 3>(rows, n, k, a, lda, bt, c, ldc);
-    default: return dot_all_rows<V, kMaxBlockColumns>(rows, n, k, a, lda, bt, c, ldc);
+    case 1: return dot_all_rows<V, 1>(rows, n, k, a, lda, bt, ldb, c, ldc, accumulate);
+    case 2: return dot_all_rows<V, 2>(rows, n, k, a, lda, bt, ldb, c, ldc, accumulate);
+    case 3: return dot_all_rows<V, 3>(rows, n, k, a, lda, bt, ldb, c, ldc, accumulate);
+    default: return dot_all_rows<V, kMaxBlockColumns>(rows, n, k, a, lda, bt, ldb, c, ldc, accumulate);
   }
 }
 
 template <class V>
-inline void row_broadcasts(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
+inline void row_broadcasts(int rows, int n, int k, const float* a, long lda, const float* b, long ldb, float* c, long ldc,
+                           bool accumulate) {
   using namespace narrow_b_detail;
   switch ((n + V::width - 1) / V::width) {
-    case 1: return broadcast_rows<V, 1>(rows, n, k, a, lda, b, c, ldc);
-    case 2: return broadcast_rows<V, 2>(rows, n, k, a, lda, b, c, ldc);
-    case 3: return broadcast_rows<V, 3>(rows, n, k, a, lda, b, c, ldc);
-    default: return broadcast_rows<V, kMaxBroadcastVectors>(rows, n, k, a, lda, b, c, ldc);
+    case 1: return broadcast_rows<V, 1>(rows, n, k, a, lda, b, ldb, c, ldc, accumulate);
+    case 2: return broadcast_rows<V, 2>(rows, n, k, a, lda, b, ldb, c, ldc, accumulate);
+    case 3: return broadcast_rows<V, 3>(rows, n, k, a, lda, b, ldb, c, ldc, accumulate);
+    default: return broadcast_rows<V, kMaxBroadcastVectors>(rows, n, k, a, lda, b, ldb, c, ldc, accumulate);
   }
 }
 

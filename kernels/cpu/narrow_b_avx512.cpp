@@ -37,12 +37,14 @@ struct Zmm {
 
 }  // namespace
 
-void row_dots_avx512(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc) {
-  row_dots<Zmm>(rows, n, k, a, lda, bt, c, ldc);
+void row_dots_avx512(int rows, int n, int k, const float* a, long lda, const float* bt, long ldb, float* c, long ldc,
+                   bool accumulate) {
+  row_dots<Zmm>(rows, n, k, a, lda, bt, ldb, c, ldc, accumulate);
 }
 
-void row_broadcasts_avx512(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
-  row_broadcasts<Zmm>(rows, n, k, a, lda, b, c, ldc);
+void row_broadcasts_avx512(int rows, int n, int k, const float* a, long lda, const float* b, long ldb, float* c,
+                         long ldc, bool accumulate) {
+  row_broadcasts<Zmm>(rows, n, k, a, lda, b, ldb, c, ldc, accumulate);
 }
 
 }  // namespace ws::kernels::cpu

@@ -49,12 +49,14 @@ struct Floats8 {
 
 }  // namespace
 
-void row_dots_portable(int rows, int n, int k, const float* a, long lda, const float* bt, float* c, long ldc) {
-  row_dots<Floats8>(rows, n, k, a, lda, bt, c, ldc);
+void row_dots_portable(int rows, int n, int k, const float* a, long lda, const float* bt, long ldb, float* c, long ldc,
+                   bool accumulate) {
+  row_dots<Floats8>(rows, n, k, a, lda, bt, ldb, c, ldc, accumulate);
 }
 
-void row_broadcasts_portable(int rows, int n, int k, const float* a, long lda, const float* b, float* c, long ldc) {
-  row_broadcasts<Floats8>(rows, n, k, a, lda, b, c, ldc);
+void row_broadcasts_portable(int rows, int n, int k, const float* a, long lda, const float* b, long ldb, float* c,
+                         long ldc, bool accumulate) {
+  row_broadcasts<Floats8>(rows, n, k, a, lda, b, ldb, c, ldc, accumulate);
 }
 
 }  // namespace ws::kernels::cpu

@@ -32,13 +32,11 @@ struct Plan {
   LoopOrder order = LoopOrder::shared_b;  // never automatic: plan_for decides
 };
 
-bool short_a_pays(const Plan& plan, const Gemm& g);
-
 // Up to the widest row broadcasts take (64 columns with AVX-512, 24 with AVX2, 8 portable): at
 // every shape measured there, one of the row orders beat the packed micro-kernel
 // (docs/PERFORMANCE.md, "A matrix times a vector" and the two sections after it).
 bool narrow_b_pays(const Plan& plan, const Gemm& g) { return g.n <= plan.kernel->broadcast_columns; }
-bool is_narrow_b(LoopOrder order) { return order == LoopOrder::row_dots || order == LoopOrder::row_broadcasts; }
+bool is_row_order(LoopOrder order) { return order == LoopOrder::row_dots || order == LoopOrder::row_broadcasts; }
 
 // Row broadcasts do one vector FMA per element of A whatever n is; row dots n / W of one, plus a
 // sum across the lanes for each cell of C (the spec's cell_sum_cost, in FMAs: 12 for a 16-lane
@@ -49,12 +47,31 @@ bool dots_pay(const Plan& plan, const Gemm& g) {
   return static_cast<long>(g.k) * (w - g.n) > static_cast<long>(plan.kernel->cell_sum_cost) * g.n * w;
 }
 
+bool short_a_pays(const Plan& plan, const Gemm& g);
+long l3_bytes();
+std::size_t b_bytes(const Gemm& g) { return static_cast<std::size_t>(g.k) * g.n * sizeof(float); }
+
+// Row broadcasts over column blocks of a wide B, with a kernel whose broadcast blocks pay for it
+// (MicroKernelSpec::broadcasts_wide_b): A and B read where they lie, each block of rows against a
+// depth slice of a column block of B that stays in L2 (row_slice_depth), nothing packed and no
+// barrier. On a Zen 4 with AVX-512 they beat the packed micro-kernel wherever B fits in a quarter
+// of L3: 1.04-1.21 times at 128^3-1024^3, up to 4 times with few rows, 0.95-0.96 at the worst
+// (tall and deep A on one thread). Beyond a quarter of L3, B's rows come from memory at a stride
+// the prefetchers follow badly (200 x 2048 x 2048: 0.68, 4096^3: 0.62-0.73), except where A is one
+// block of rows, so that every order reads each element of B once (1-6 x 2048 x 2048: 1.0-1.24).
+// docs/PERFORMANCE.md, "Row broadcasts for any A".
+bool wide_broadcasts_pay(const Plan& plan, const Gemm& g) {
+  return plan.kernel->broadcasts_wide_b &&
+         (g.m <= plan.kernel->broadcast_rows || b_bytes(g) <= static_cast<std::size_t>(l3_bytes() / 4));
+}
+
 Plan plan_for(const MicroKernelSpec& kernel, const Gemm& g, LoopOrder order) {
   Plan plan{&kernel, derive_blocking(this_cpu_caches(), kernel.mr, kernel.nr)};
   plan.order = order != LoopOrder::automatic ? order
-               : narrow_b_pays(plan, g)      ? (dots_pay(plan, g) ? LoopOrder::row_dots : LoopOrder::row_broadcasts)
-               : short_a_pays(plan, g)       ? LoopOrder::short_a
-                                             : LoopOrder::shared_b;
+               : narrow_b_pays(plan, g)       ? (dots_pay(plan, g) ? LoopOrder::row_dots : LoopOrder::row_broadcasts)
+               : wide_broadcasts_pay(plan, g) ? LoopOrder::row_broadcasts
+               : short_a_pays(plan, g)        ? LoopOrder::short_a
+                                              : LoopOrder::shared_b;
   return plan;
 }
 
@@ -231,8 +248,10 @@ constexpr int kShortAMinColumns = 256;
 // order above was 2-18 % faster at 256^3-500^3 on two threads (its B panel is in cache, and its
 // units split rows as well as columns); above it, from 96 x 2048 x 2048 (16 MiB against a 32 MiB
 // L3), the short order measured 0.96-1.31 times its speed, mostly over 1.1.
+long l3_bytes() { return this_cpu_caches().l3 > 0 ? this_cpu_caches().l3 : 16L * 1024 * 1024; }  // unknown: a desktop's
+
 bool short_a_pays(const Plan& plan, const Gemm& g) {
-  const long l3 = this_cpu_caches().l3 > 0 ? this_cpu_caches().l3 : 16L * 1024 * 1024;  // unknown: a desktop's
+  const long l3 = l3_bytes();
   return g.m <= plan.blocks.mc && short_a_floats(plan, g) * sizeof(float) <= kShortAMaxBytes &&
          ((g.m <= kShortAAlwaysRows && g.n >= kShortAMinColumns) ||
           b_panel_floats(plan, g) * sizeof(float) > static_cast<std::size_t>(l3 / 4));
@@ -310,26 +329,64 @@ void run_short_a_thread(Shared& s, int id, SpinBarrier& sync, float* apack, floa
 }
 
 // The row_dots and row_broadcasts orders (narrow_b.hpp). For row dots with n > 1, B's columns are
-// copied once into rows of their own (for n = 1 B already is one); then threads take blocks of
-// rows from a counter.
-constexpr int kNarrowRowsPerUnitMin = 16;
+// copied once into rows of their own (for n = 1 B already is one); then threads take units of
+// rows and, for row broadcasts of a wide B, of one column block, from a counter.
+constexpr int kRowUnitRowsMin = 16;
 
-int narrow_rows_per_unit(const Gemm& g, int threads) {
-  return std::max(kNarrowRowsPerUnitMin, round_up((g.m + kUnitsPerThread * threads - 1) / (kUnitsPerThread * threads), 8));
+// Rows of a unit: for a wide B whole blocks of the widest row broadcasts, which its column blocks
+// use (a unit's last block is shorter); else a multiple of 8, the narrower blocks' most rows.
+int row_unit_rows(const Plan& plan, const Gemm& g, int threads) {
+  const int block = g.n > plan.kernel->broadcast_columns ? plan.kernel->broadcast_rows : 8;
+  return round_up(std::max(kRowUnitRowsMin, (g.m + kUnitsPerThread * threads - 1) / (kUnitsPerThread * threads)), block);
 }
 
-void run_narrow_b_thread(Shared& s, int id, NarrowB kernel, const float* b, int rows_per_unit) {
+// Columns of a unit: B whole where the kernel takes it (row dots, narrow B), else blocks as wide as
+// row broadcasts go.
+int row_unit_columns(const Plan& plan, const Gemm& g) {
+  return plan.order == LoopOrder::row_dots ? g.n : std::min(g.n, plan.kernel->broadcast_columns);
+}
+
+// Depth of one slice of a row-broadcast unit: its column block of B over the slice fills a quarter
+// of L2, so that it stays there while every block of the unit's rows reads it (the sums of a
+// later slice are added to C's). A whole column block of a deep B did not stay: 4096 x 256 x 8192
+// ran at 0.9 of the packed micro-kernel without slices (docs/PERFORMANCE.md, "Row broadcasts for
+// any A"). Row dots run the whole depth, as their sums across the lanes end each cell.
+int row_slice_depth(const Plan& plan, const Gemm& g) {
+  if (plan.order == LoopOrder::row_dots) return std::max(1, g.k);
+  const long l2 = std::max(this_cpu_caches().l2, 256L * 1024);
+  const long fit = l2 / 4 / (static_cast<long>(row_unit_columns(plan, g)) * static_cast<long>(sizeof(float)));
+  return static_cast<int>(std::clamp<long>(fit / 16 * 16, 64, std::max(1, g.k)));
+}
+
+int row_units(const Plan& plan, const Gemm& g, int rows_per_unit) {
+  const int columns = row_unit_columns(plan, g);
+  return (g.m + rows_per_unit - 1) / rows_per_unit * ((g.n + columns - 1) / columns);
+}
+
+void run_row_order_thread(Shared& s, int id, NarrowB kernel, const float* b, long ldb, int rows_per_unit) {
   const Gemm& g = s.g;
-  const int units = (g.m + rows_per_unit - 1) / rows_per_unit;
+  const int columns = row_unit_columns(s.plan, g);
+  const int column_blocks = (g.n + columns - 1) / columns;
+  const int units = row_units(s.plan, g, rows_per_unit);
+  const bool dots = s.plan.order == LoopOrder::row_dots;
+  const int slice = row_slice_depth(s.plan, g);
   for (int u = s.next_unit.fetch_add(1); u < units; u = s.next_unit.fetch_add(1)) {
     if (s.control.cancelled()) {
       s.stop.store(true, std::memory_order_relaxed);
       return;
     }
-    const int i = u * rows_per_unit;
-    const int rows = std::min(rows_per_unit, g.m - i);
-    kernel(rows, g.n, g.k, g.a + static_cast<long>(i) * g.k, g.k, b, g.c + static_cast<long>(i) * g.n, g.n);
-    const long long work = static_cast<long long>(rows) * g.n * g.k;
+    const int i = u / column_blocks * rows_per_unit, j = u % column_blocks * columns;
+    const int rows = std::min(rows_per_unit, g.m - i), n = std::min(columns, g.n - j);
+    const float* a_rows = g.a + static_cast<long>(i) * g.k;
+    float* c_block = g.c + static_cast<long>(i) * g.n + j;
+    if (dots) {
+      kernel(rows, n, g.k, a_rows, g.k, b + j * ldb, ldb, c_block, g.n, false);
+    } else {
+      // k = 0 still writes C's zeros: one slice of no depth.
+      for (int p = 0; p == 0 || p < g.k; p += slice)
+        kernel(rows, n, std::min(slice, g.k - p), a_rows + p, g.k, b + p * ldb + j, ldb, c_block, g.n, p > 0);
+    }
+    const long long work = static_cast<long long>(rows) * n * g.k;
     const long long done = s.done.fetch_add(work, std::memory_order_relaxed) + work;
     if (id == 0) s.control.report(static_cast<double>(done) / s.total);
   }
@@ -341,7 +398,7 @@ int threads_for(const Plan& plan, const Gemm& g, int threads) {
   // Short A: every micro-panel of B can be a chunk of its own. Else every tile of rows can be a
   // unit of its own (row_block shrinks the blocks down to one tile).
   const int by_units = plan.order == LoopOrder::short_a    ? (g.n + plan.kernel->nr - 1) / plan.kernel->nr
-                       : is_narrow_b(plan.order)          ? (g.m + kNarrowRowsPerUnitMin - 1) / kNarrowRowsPerUnitMin
+                       : is_row_order(plan.order)         ? row_units(plan, g, kRowUnitRowsMin)
                                                            : row_tiles(plan, g) * std::max(1, std::min(g.n, panel_columns(plan, g)) / (4 * plan.kernel->nr));
   return std::max(1, std::min({threads, by_work, by_units}));
 }
@@ -385,7 +442,7 @@ bool run_plan(const Plan& plan, const Gemm& g, int threads, const RunControl& co
     for (int t = 0; t < shared.threads; ++t) own.emplace_back(sizes.per_thread);
   }
 
-  if (is_narrow_b(plan.order)) {
+  if (is_row_order(plan.order)) {
     const float* b = g.b;
     if (plan.order == LoopOrder::row_dots && g.n > 1) {
       float* columns = common.get();
@@ -393,11 +450,11 @@ bool run_plan(const Plan& plan, const Gemm& g, int threads, const RunControl& co
         for (int j = 0; j < g.n; ++j) columns[static_cast<long>(j) * g.k + p] = g.b[static_cast<long>(p) * g.n + j];
       b = columns;
     }
-    if (plan.order == LoopOrder::row_broadcasts && g.n > narrow_b_detail::kMaxBroadcastVectors * plan.kernel->width)
-      throw std::logic_error("row broadcasts take at most four vectors of columns");
-    const NarrowB kernel = plan.order == LoopOrder::row_dots ? plan.kernel->row_dots : plan.kernel->row_broadcasts;
-    const int rows_per_unit = narrow_rows_per_unit(g, shared.threads);
-    run_as_team(shared.threads, [&](int id) { run_narrow_b_thread(shared, id, kernel, b, rows_per_unit); });
+    const bool dots = plan.order == LoopOrder::row_dots;
+    const NarrowB kernel = dots ? plan.kernel->row_dots : plan.kernel->row_broadcasts;
+    const long ldb = dots ? g.k : g.n;
+    const int rows_per_unit = row_unit_rows(plan, g, shared.threads);
+    run_as_team(shared.threads, [&](int id) { run_row_order_thread(shared, id, kernel, b, ldb, rows_per_unit); });
     return !shared.stop.load();
   }
   SpinBarrier sync(shared.threads);
@@ -435,8 +492,9 @@ void microkernel_portable(int kc, const float* a, const float* b, float* c, long
 std::string parallel_detail(const Gemm& g) {
   const MicroKernelSpec& kernel = active_microkernel();
   const LoopOrder order = plan_for(kernel, g, LoopOrder::automatic).order;
-  if (is_narrow_b(order))
-    return std::string(kernel.isa) + (order == LoopOrder::row_dots ? " row dots: " : " row broadcasts: ") + kNarrowBNote;
+  if (is_row_order(order))
+    return std::string(kernel.isa) + (order == LoopOrder::row_dots ? " row dots: " : " row broadcasts: ") +
+           (g.n > kernel.broadcast_columns ? kWideBroadcastNote : kNarrowBNote);
   const Blocking blocks = derive_blocking(this_cpu_caches(), kernel.mr, kernel.nr);
   std::string detail = std::string(kernel.name) + ", KC " + std::to_string(blocks.kc) + " MC " +
                        std::to_string(blocks.mc) + " NC " + std::to_string(blocks.nc) + " from the cache sizes";

@@ -175,18 +175,24 @@ TEST(MeasuredText, EveryDetailNoteIsWordedInKorean) {
             "NVIDIA H200; 벡터 로드 (float4); OpenBLAS 코어: Zen");
 }
 
-// The real cpu-parallel job's detail, as this machine's kernel writes it, comes out in Korean.
+// The real cpu-parallel job's detail, as this machine's kernel writes it, comes out in Korean:
+// the micro-kernel's where it runs, else (AVX-512) the row broadcasts of a wide B.
 TEST(MeasuredText, TheParallelKernelsRealDetailIsWordedInKorean) {
   kernels::JobRequest request;
   request.kernel = "cpu-parallel";
-  request.shape = {16, 97, 16};  // wider than any row order takes: the micro-kernel runs
+  request.shape = {16, 97, 16};  // wider than the narrow-B orders take
   request.threads = 1;
   request.repeats = 1;
   kernels::JobControl control;
   const kernels::JobResult r = kernels::run_job(request, control);
   ASSERT_TRUE(r.verified) << r.detail;
-  ASSERT_NE(r.detail.find("micro-kernel"), std::string::npos) << r.detail;
+  const bool micro = r.detail.find("micro-kernel") != std::string::npos;
+  ASSERT_TRUE(micro || r.detail.find("row broadcasts: A and B read in place") != std::string::npos) << r.detail;
   const std::string ko = app::detail_words(r.detail, kernels::blas_core_state(), lesson::Language::ko);
-  EXPECT_NE(ko.find("마이크로커널, 캐시 크기로 정한 KC "), std::string::npos) << ko;
-  EXPECT_EQ(ko.find("micro-kernel"), std::string::npos) << ko;
+  EXPECT_NE(ko.find(micro ? "마이크로커널, 캐시 크기로 정한 KC " : "행 브로드캐스트: A와 B를 패킹 없이"), std::string::npos)
+      << ko;
+  for (const char* english : {"micro-kernel", "row broadcasts", "packing"}) EXPECT_EQ(ko.find(english), std::string::npos) << ko;
+  EXPECT_EQ(app::detail_words("AVX-512 row broadcasts: A and B read in place, B by column blocks, no packing",
+                              kernels::blas_core_state(), lesson::Language::ko),
+            "AVX-512 행 브로드캐스트: A와 B를 패킹 없이 제자리에서 읽음, B는 열 블록 단위");
 }

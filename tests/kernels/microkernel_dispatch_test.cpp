@@ -173,10 +173,11 @@ TEST(CpuMicroKernel, Avx512TileLogicOnPlainVectors) {
 // element past a tile or a KC block, and a thread count that splits unevenly.
 TEST(CpuParallel, EveryMicroKernelForcedAtAwkwardShapes) {
   // The last is tall and narrow: threads split it into row blocks smaller than MC.
-  // The last three have B narrow enough for the row-dots order.
+  // The last three have B narrow enough for the row-dots order. 7 x 70 x 3000 is deeper than a
+  // row-broadcast slice on any L2 up to 2 MiB (parallel.cpp, row_slice_depth).
   const Shape shapes[] = {{1, 1, 1},       {13, 31, 7},    {15, 33, 300},  {7, 17, 257},
                           {203, 317, 301}, {29, 65, 513},  {601, 40, 300}, {9, 1000, 270},
-                          {1000, 3, 777},  {37, 16, 33},   {5, 9, 1}};
+                          {7, 70, 3000},   {1000, 3, 777}, {37, 16, 33},   {5, 9, 1}};
   int ran = 0;
   for (const MicroKernelId id : {MicroKernelId::avx512, MicroKernelId::avx2, MicroKernelId::portable}) {
     const auto& spec = cpu::microkernel_spec(id);
@@ -194,12 +195,11 @@ TEST(CpuParallel, EveryMicroKernelForcedAtAwkwardShapes) {
     for (const Shape& s : shapes) {
       const auto a = random_matrix(static_cast<std::size_t>(s.m) * s.k, 21);
       const auto b = random_matrix(static_cast<std::size_t>(s.k) * s.n, 22);
-      // Every loop order on every shape it can run: the automatic choice takes short_a only where
-      // B is larger than L3, far too large for a test under the sanitizers, and the row orders
-      // only for few columns (row broadcasts at most four vectors' width).
+      // Every loop order on every shape: the automatic choice takes each only for some shapes
+      // and some CPUs (short_a mostly where B is larger than L3, far too large for a test under
+      // the sanitizers; row broadcasts of a wide B, by column blocks, only with AVX-512).
       for (const cpu::LoopOrder order : {cpu::LoopOrder::shared_b, cpu::LoopOrder::short_a, cpu::LoopOrder::row_dots,
                                          cpu::LoopOrder::row_broadcasts}) {
-        if (order == cpu::LoopOrder::row_broadcasts && s.n > 4 * spec.width) continue;
         for (const int threads : {1, 3}) {
           std::vector<float> c(static_cast<std::size_t>(s.m) * s.n, std::numeric_limits<float>::quiet_NaN());
           ASSERT_TRUE(
@@ -215,30 +215,64 @@ TEST(CpuParallel, EveryMicroKernelForcedAtAwkwardShapes) {
   EXPECT_GE(ran, 1);  // the portable kernel runs everywhere
 }
 
-// A layer's short batch against its large weights takes the short_a order; square problems whose
-// B fits in cache keep the shared panel, which is faster there (docs/PERFORMANCE.md).
+// A layer's short batch against its large weights takes the short_a order, and so does a short A
+// against a wide B that fits in cache, unless the kernel's row broadcasts take a wide B (AVX-512):
+// then they take every B that fits in a quarter of L3. Elsewhere the shared panel
+// (docs/PERFORMANCE.md: "Few rows of A on two threads", "Row broadcasts for any A").
 TEST(CpuParallel, ShortAOrderForFewRowsOrWhereBOutgrowsTheCache) {
+  const auto& spec = cpu::active_microkernel();
+  const cpu::LoopOrder in_cache = spec.broadcasts_wide_b ? cpu::LoopOrder::row_broadcasts : cpu::LoopOrder::shared_b;
   const cpu::Gemm layer{128, 4096, 9216, nullptr, nullptr, nullptr};  // B 151 MB: beyond any L3 here
   EXPECT_EQ(cpu::parallel_loop_order(layer), cpu::LoopOrder::short_a);
-  const cpu::Gemm square{500, 500, 500, nullptr, nullptr, nullptr};
-  EXPECT_EQ(cpu::parallel_loop_order(square), cpu::LoopOrder::shared_b);
-  const cpu::Gemm few_rows_small_b{64, 256, 256, nullptr, nullptr, nullptr};  // B 256 KiB, in any cache
-  EXPECT_EQ(cpu::parallel_loop_order(few_rows_small_b), cpu::LoopOrder::short_a);
+  const cpu::Gemm square{500, 500, 500, nullptr, nullptr, nullptr};  // B 1 MB, in any L3
+  EXPECT_EQ(cpu::parallel_loop_order(square), in_cache);
+  const cpu::Gemm few_rows_small_b{64, 256, 256, nullptr, nullptr, nullptr};  // B 256 KiB
+  EXPECT_EQ(cpu::parallel_loop_order(few_rows_small_b),
+            spec.broadcasts_wide_b ? cpu::LoopOrder::row_broadcasts : cpu::LoopOrder::short_a);
   const cpu::Gemm more_rows_small_b{65, 256, 256, nullptr, nullptr, nullptr};
-  EXPECT_EQ(cpu::parallel_loop_order(more_rows_small_b), cpu::LoopOrder::shared_b);
+  EXPECT_EQ(cpu::parallel_loop_order(more_rows_small_b), in_cache);
   const cpu::Gemm few_rows_narrow_b{64, 255, 256, nullptr, nullptr, nullptr};
-  EXPECT_EQ(cpu::parallel_loop_order(few_rows_narrow_b), cpu::LoopOrder::shared_b);
+  EXPECT_EQ(cpu::parallel_loop_order(few_rows_narrow_b), in_cache);
   const cpu::Gemm tall{4096, 96, 4096, nullptr, nullptr, nullptr};  // A far taller than one MC block
-  EXPECT_EQ(cpu::parallel_loop_order(tall), cpu::LoopOrder::shared_b);
+  EXPECT_EQ(cpu::parallel_loop_order(tall), in_cache);
+  const cpu::Gemm tall_large_b{4096, 4096, 16384, nullptr, nullptr, nullptr};  // B 256 MiB
+  EXPECT_EQ(cpu::parallel_loop_order(tall_large_b), cpu::LoopOrder::shared_b);
   // Threads split it by column chunks: 4096 columns are plenty for any count asked.
   EXPECT_EQ(cpu::parallel_threads_for(layer, 3), 3);
+}
+
+// With AVX-512, one block of rows takes row broadcasts whatever B's size: each element of B is read
+// once in any order, and no packing is the cheapest way to read it.
+TEST(CpuParallel, RowBroadcastsTakeAWideBWhereTheKernelPays) {
+  const auto& spec = cpu::active_microkernel();
+  if (!spec.broadcasts_wide_b) GTEST_SKIP() << spec.name << ": its row broadcasts take only a narrow B";
+  EXPECT_EQ(spec.broadcast_rows, 6);
+  const cpu::Gemm vector_times_large_b{1, 16384, 16384, nullptr, nullptr, nullptr};  // B 1 GiB
+  EXPECT_EQ(cpu::parallel_loop_order(vector_times_large_b), cpu::LoopOrder::row_broadcasts);
+  const cpu::Gemm one_block_large_b{6, 16384, 16384, nullptr, nullptr, nullptr};
+  EXPECT_EQ(cpu::parallel_loop_order(one_block_large_b), cpu::LoopOrder::row_broadcasts);
+  const cpu::Gemm two_blocks_large_b{7, 16384, 16384, nullptr, nullptr, nullptr};
+  EXPECT_EQ(cpu::parallel_loop_order(two_blocks_large_b), cpu::LoopOrder::short_a);
+  // Units of rows and column blocks: plenty for any thread count even with one row.
+  EXPECT_EQ(cpu::parallel_threads_for({1, 4096, 4096, nullptr, nullptr, nullptr}, 3), 3);
+
+  JobRequest req;
+  req.kernel = "cpu-parallel";
+  req.shape = {37, 1000, 300};  // 16 column blocks, the last of 40 columns; rows in blocks of 6 and one of 1
+  req.threads = 2;
+  req.repeats = 1;
+  JobControl control;
+  const JobResult r = run_job(req, control);
+  ASSERT_FALSE(r.skipped.has_value()) << *r.skipped;
+  EXPECT_TRUE(r.verified) << r.max_rel_error;
+  EXPECT_NE(r.detail.find(std::string("row broadcasts: ") + cpu::kWideBroadcastNote), std::string::npos) << r.detail;
 }
 
 // The job's detail says when the short_a order ran, and the result is verified like any other.
 TEST(CpuParallel, AJobInTheShortAOrderSaysSo) {
   JobRequest req;
   req.kernel = "cpu-parallel";
-  req.shape = {1, 4096, 4096};  // one row of A: the short order on any CPU
+  req.shape = {16, 4096, 4096};  // 16 rows of A against 64 MiB of B: the short order on any CPU
   req.threads = 2;
   req.repeats = 1;
   ASSERT_EQ(cpu::parallel_loop_order({req.shape.m, req.shape.n, req.shape.k, nullptr, nullptr, nullptr}),
@@ -270,27 +304,38 @@ TEST(NarrowB, EveryInstructionSetAgainstDoubleSums) {
             const long lda = k + 3, ldc = n + 2;
             const auto a = random_matrix(static_cast<std::size_t>(rows) * lda, 31);
             const auto b = random_matrix(static_cast<std::size_t>(k) * n, 32);  // k x n, row-major
-            std::vector<float> bt(b.size());
+            // As the kernels get them, with rows wider than they read (a column block of a wider
+            // B; the columns as rows with room between them), NaN past what they may read.
+            const long ldb = dots ? k + 2 : n + 5;
+            const float nan = std::numeric_limits<float>::quiet_NaN();
+            std::vector<float> laid(static_cast<std::size_t>(dots ? n : k) * ldb, nan);
             for (int p = 0; p < k; ++p)
-              for (int j = 0; j < n; ++j) bt[static_cast<std::size_t>(j) * k + p] = b[static_cast<std::size_t>(p) * n + j];
-            std::vector<float> c(static_cast<std::size_t>(rows) * ldc, std::numeric_limits<float>::quiet_NaN());
-            (dots ? spec.row_dots : spec.row_broadcasts)(rows, n, k, a.data(), lda, dots ? bt.data() : b.data(), c.data(),
-                                                         ldc);
-            for (int i = 0; i < rows; ++i) {
-              for (int j = 0; j < ldc; ++j) {
-                const float got = c[i * ldc + j];
-                if (j >= n) {
-                  ASSERT_TRUE(std::isnan(got)) << spec.name << (dots ? " dots" : " broadcasts") << " wrote past row " << i;
-                  continue;
+              for (int j = 0; j < n; ++j)
+                laid[dots ? j * ldb + p : p * ldb + j] = b[static_cast<std::size_t>(p) * n + j];
+            // Overwriting C's poison, and adding to what C holds (a later depth slice).
+            for (const bool accumulate : {false, true}) {
+              std::vector<float> c(static_cast<std::size_t>(rows) * ldc, nan);
+              if (accumulate)
+                for (int i = 0; i < rows; ++i) std::fill_n(c.begin() + i * ldc, n, 0.25f);
+              (dots ? spec.row_dots : spec.row_broadcasts)(rows, n, k, a.data(), lda, laid.data(), ldb, c.data(), ldc,
+                                                           accumulate);
+              for (int i = 0; i < rows; ++i) {
+                for (int j = 0; j < ldc; ++j) {
+                  const float got = c[i * ldc + j];
+                  if (j >= n) {
+                    ASSERT_TRUE(std::isnan(got)) << spec.name << (dots ? " dots" : " broadcasts") << " wrote past row " << i;
+                    continue;
+                  }
+                  double want = accumulate ? 0.25 : 0.0, scale = 0.0;
+                  for (int p = 0; p < k; ++p) {
+                    const double term = static_cast<double>(a[i * lda + p]) * b[static_cast<std::size_t>(p) * n + j];
+                    want += term;
+                    scale += std::abs(term);
+                  }
+                  ASSERT_NEAR(got, want, 1e-6 * (scale + 1.0)) << spec.name << (dots ? " dots" : " broadcasts") << " k " << k
+                                                               << " rows " << rows << " n " << n << " at " << i << "," << j
+                                                               << (accumulate ? ", added to C" : "");
                 }
-                double want = 0.0, scale = 0.0;
-                for (int p = 0; p < k; ++p) {
-                  const double term = static_cast<double>(a[i * lda + p]) * b[static_cast<std::size_t>(p) * n + j];
-                  want += term;
-                  scale += std::abs(term);
-                }
-                ASSERT_NEAR(got, want, 1e-6 * (scale + 1.0)) << spec.name << (dots ? " dots" : " broadcasts") << " k " << k
-                                                             << " rows " << rows << " n " << n << " at " << i << "," << j;
               }
             }
           }
@@ -313,7 +358,8 @@ TEST(CpuParallel, RowOrdersForFewColumns) {
   EXPECT_EQ(cpu::parallel_loop_order({4096, 1, 1, nullptr, nullptr, nullptr}), cpu::LoopOrder::row_broadcasts);
   EXPECT_EQ(cpu::parallel_loop_order({4096, w, 4096, nullptr, nullptr, nullptr}), cpu::LoopOrder::row_broadcasts);
   EXPECT_EQ(cpu::parallel_loop_order({64, widest, 64, nullptr, nullptr, nullptr}), cpu::LoopOrder::row_broadcasts);
-  EXPECT_EQ(cpu::parallel_loop_order({64, widest + 1, 64, nullptr, nullptr, nullptr}), cpu::LoopOrder::shared_b);
+  EXPECT_EQ(cpu::parallel_loop_order({64, widest + 1, 64, nullptr, nullptr, nullptr}),
+            spec.broadcasts_wide_b ? cpu::LoopOrder::row_broadcasts : cpu::LoopOrder::shared_b);
   EXPECT_EQ(cpu::parallel_threads_for({4096, 1, 4096, nullptr, nullptr, nullptr}, 3), 3);
 
   const auto a = random_matrix(256 * 300, 41), b = random_matrix(300 * 2, 42);
@@ -345,7 +391,7 @@ TEST(CpuParallel, RowOrdersForFewColumns) {
 TEST(CpuParallel, ForcedMicroKernelThroughTheEnvironment) {
   JobRequest req;
   req.kernel = "cpu-parallel";
-  req.shape = {37, 97, 29};  // wider than any row order takes: the micro-kernel runs
+  req.shape = {37, 97, 29};  // wider than the portable row orders take: its micro-kernel runs
   req.threads = 1;
   req.repeats = 1;
 
@@ -370,8 +416,8 @@ TEST(CpuParallel, ForcedMicroKernelThroughTheEnvironment) {
   unsetenv("WARPSCOPE_CPU_MICROKERNEL");
   r = run_job(req, control);
   EXPECT_TRUE(r.verified);
-  EXPECT_NE(r.detail.find(cpu::microkernel_spec(cpu::choose_microkernel(cpu::this_cpu_features())).name),
-            std::string::npos)
+  // The instruction set the dispatch chose, in its micro-kernel's name or before its row order.
+  EXPECT_EQ(r.detail.find(cpu::microkernel_spec(cpu::choose_microkernel(cpu::this_cpu_features())).isa), 0u)
       << r.detail;
 }
 

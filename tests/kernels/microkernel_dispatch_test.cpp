@@ -33,6 +33,17 @@ std::vector<float> random_matrix(std::size_t count, unsigned seed) {
   return v;
 }
 
+// A cpu-parallel job on two threads, timed once and verified, as the app runs one.
+JobResult run_parallel_job(Shape shape) {
+  JobRequest req;
+  req.kernel = "cpu-parallel";
+  req.shape = shape;
+  req.threads = 2;
+  req.repeats = 1;
+  JobControl control;
+  return run_job(req, control);
+}
+
 CpuFeatures avx2_cpu() {
   CpuFeatures f;
   f.vendor = "AuthenticAMD";
@@ -256,13 +267,8 @@ TEST(CpuParallel, RowBroadcastsTakeAWideBWhereTheKernelPays) {
   // Units of rows and column blocks: plenty for any thread count even with one row.
   EXPECT_EQ(cpu::parallel_threads_for({1, 4096, 4096, nullptr, nullptr, nullptr}, 3), 3);
 
-  JobRequest req;
-  req.kernel = "cpu-parallel";
-  req.shape = {37, 1000, 300};  // 16 column blocks, the last of 40 columns; rows in blocks of 6 and one of 1
-  req.threads = 2;
-  req.repeats = 1;
-  JobControl control;
-  const JobResult r = run_job(req, control);
+  // 16 column blocks, the last of 40 columns; rows in blocks of 6 and one of 1.
+  const JobResult r = run_parallel_job({37, 1000, 300});
   ASSERT_FALSE(r.skipped.has_value()) << *r.skipped;
   EXPECT_TRUE(r.verified) << r.max_rel_error;
   EXPECT_NE(r.detail.find(std::string("row broadcasts: ") + cpu::kWideBroadcastNote), std::string::npos) << r.detail;
@@ -270,15 +276,9 @@ TEST(CpuParallel, RowBroadcastsTakeAWideBWhereTheKernelPays) {
 
 // The job's detail says when the short_a order ran, and the result is verified like any other.
 TEST(CpuParallel, AJobInTheShortAOrderSaysSo) {
-  JobRequest req;
-  req.kernel = "cpu-parallel";
-  req.shape = {16, 4096, 4096};  // 16 rows of A against 64 MiB of B: the short order on any CPU
-  req.threads = 2;
-  req.repeats = 1;
-  ASSERT_EQ(cpu::parallel_loop_order({req.shape.m, req.shape.n, req.shape.k, nullptr, nullptr, nullptr}),
-            cpu::LoopOrder::short_a);
-  JobControl control;
-  const JobResult r = run_job(req, control);
+  // 16 rows of A against 64 MiB of B: the short order on any CPU.
+  ASSERT_EQ(cpu::parallel_loop_order({16, 4096, 4096, nullptr, nullptr, nullptr}), cpu::LoopOrder::short_a);
+  const JobResult r = run_parallel_job({16, 4096, 4096});
   ASSERT_FALSE(r.skipped.has_value()) << *r.skipped;
   EXPECT_TRUE(r.verified) << r.max_rel_error;
   EXPECT_NE(r.detail.find(cpu::kShortANote), std::string::npos) << r.detail;
@@ -372,13 +372,7 @@ TEST(CpuParallel, RowOrdersForFewColumns) {
                                      stopped, order));
 
   for (const auto& [shape, words] : {std::pair{Shape{513, 1, 1000}, "row dots: "}, std::pair{Shape{513, 2, 3}, "row broadcasts: "}}) {
-    JobRequest req;
-    req.kernel = "cpu-parallel";
-    req.shape = shape;
-    req.threads = 2;
-    req.repeats = 1;
-    JobControl control;
-    const JobResult r = run_job(req, control);
+    const JobResult r = run_parallel_job(shape);
     ASSERT_FALSE(r.skipped.has_value()) << *r.skipped;
     EXPECT_TRUE(r.verified) << r.max_rel_error;
     EXPECT_NE(r.detail.find(std::string(words) + cpu::kNarrowBNote), std::string::npos) << r.detail;

@@ -48,7 +48,7 @@ bool dots_pay(const Plan& plan, const Gemm& g) {
 }
 
 bool short_a_pays(const Plan& plan, const Gemm& g);
-long l3_bytes();
+long l3_bytes() { return this_cpu_caches().l3 > 0 ? this_cpu_caches().l3 : 16L * 1024 * 1024; }  // unknown: a desktop's
 std::size_t b_bytes(const Gemm& g) { return static_cast<std::size_t>(g.k) * g.n * sizeof(float); }
 
 // Row broadcasts over column blocks of a wide B, with a kernel whose broadcast blocks pay for it
@@ -248,8 +248,6 @@ constexpr int kShortAMinColumns = 256;
 // order above was 2-18 % faster at 256^3-500^3 on two threads (its B panel is in cache, and its
 // units split rows as well as columns); above it, from 96 x 2048 x 2048 (16 MiB against a 32 MiB
 // L3), the short order measured 0.96-1.31 times its speed, mostly over 1.1.
-long l3_bytes() { return this_cpu_caches().l3 > 0 ? this_cpu_caches().l3 : 16L * 1024 * 1024; }  // unknown: a desktop's
-
 bool short_a_pays(const Plan& plan, const Gemm& g) {
   const long l3 = l3_bytes();
   return g.m <= plan.blocks.mc && short_a_floats(plan, g) * sizeof(float) <= kShortAMaxBytes &&
@@ -336,7 +334,7 @@ constexpr int kRowUnitRowsMin = 16;
 // Rows of a unit: for a wide B whole blocks of the widest row broadcasts, which its column blocks
 // use (a unit's last block is shorter); else a multiple of 8, the narrower blocks' most rows.
 int row_unit_rows(const Plan& plan, const Gemm& g, int threads) {
-  const int block = g.n > plan.kernel->broadcast_columns ? plan.kernel->broadcast_rows : 8;
+  const int block = narrow_b_pays(plan, g) ? 8 : plan.kernel->broadcast_rows;
   return round_up(std::max(kRowUnitRowsMin, (g.m + kUnitsPerThread * threads - 1) / (kUnitsPerThread * threads)), block);
 }
 
@@ -352,7 +350,6 @@ int row_unit_columns(const Plan& plan, const Gemm& g) {
 // ran at 0.9 of the packed micro-kernel without slices (docs/PERFORMANCE.md, "Row broadcasts for
 // any A"). Row dots run the whole depth, as their sums across the lanes end each cell.
 int row_slice_depth(const Plan& plan, const Gemm& g) {
-  if (plan.order == LoopOrder::row_dots) return std::max(1, g.k);
   const long l2 = std::max(this_cpu_caches().l2, 256L * 1024);
   const long fit = l2 / 4 / (static_cast<long>(row_unit_columns(plan, g)) * static_cast<long>(sizeof(float)));
   return static_cast<int>(std::clamp<long>(fit / 16 * 16, 64, std::max(1, g.k)));
@@ -369,7 +366,7 @@ void run_row_order_thread(Shared& s, int id, NarrowB kernel, const float* b, lon
   const int column_blocks = (g.n + columns - 1) / columns;
   const int units = row_units(s.plan, g, rows_per_unit);
   const bool dots = s.plan.order == LoopOrder::row_dots;
-  const int slice = row_slice_depth(s.plan, g);
+  const int slice = dots ? g.k : row_slice_depth(s.plan, g);
   for (int u = s.next_unit.fetch_add(1); u < units; u = s.next_unit.fetch_add(1)) {
     if (s.control.cancelled()) {
       s.stop.store(true, std::memory_order_relaxed);
@@ -491,11 +488,12 @@ void microkernel_portable(int kc, const float* a, const float* b, float* c, long
 
 std::string parallel_detail(const Gemm& g) {
   const MicroKernelSpec& kernel = active_microkernel();
-  const LoopOrder order = plan_for(kernel, g, LoopOrder::automatic).order;
+  const Plan plan = plan_for(kernel, g, LoopOrder::automatic);
+  const LoopOrder order = plan.order;
   if (is_row_order(order))
     return std::string(kernel.isa) + (order == LoopOrder::row_dots ? " row dots: " : " row broadcasts: ") +
-           (g.n > kernel.broadcast_columns ? kWideBroadcastNote : kNarrowBNote);
-  const Blocking blocks = derive_blocking(this_cpu_caches(), kernel.mr, kernel.nr);
+           (narrow_b_pays(plan, g) ? kNarrowBNote : kWideBroadcastNote);
+  const Blocking& blocks = plan.blocks;
   std::string detail = std::string(kernel.name) + ", KC " + std::to_string(blocks.kc) + " MC " +
                        std::to_string(blocks.mc) + " NC " + std::to_string(blocks.nc) + " from the cache sizes";
   if (order == LoopOrder::short_a) detail += std::string("; ") + kShortANote;

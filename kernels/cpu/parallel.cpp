@@ -405,8 +405,15 @@ std::size_t b_panel_floats(const Plan& plan, const Gemm& g) {
   return static_cast<std::size_t>(g.k) * std::min(panel_columns(plan, g), round_up(g.n, nr));
 }
 
-std::size_t a_block_floats(const Plan& plan) {
-  return static_cast<std::size_t>(round_up(plan.blocks.mc, plan.kernel->mr)) * plan.blocks.kc;
+// The depth of a packed block for this product: KC, or all of a shallower K.
+int block_depth(const Plan& plan, const Gemm& g) { return std::max(1, std::min(plan.blocks.kc, g.k)); }
+
+// One thread's packed A block: no more rows than A has, nor deeper than K. The blocking's own
+// MC x KC is a sixteenth of L3 (2 MiB on a Zen 4), which a small product would fault in afresh.
+std::size_t a_block_floats(const Plan& plan, const Gemm& g) {
+  const int mr = plan.kernel->mr;
+  return static_cast<std::size_t>(std::min(round_up(plan.blocks.mc, mr), round_up(std::max(1, g.m), mr))) *
+         block_depth(plan, g);
 }
 
 // The buffers of one run: one the threads share (B's panel; for short_a, all of A packed; for
@@ -421,8 +428,8 @@ WorkspaceFloats workspace_floats(const Plan& plan, const Gemm& g, int threads) {
   if (plan.order == LoopOrder::row_broadcasts) return {0, 0};
   if (plan.order == LoopOrder::short_a)
     return {short_a_floats(plan, g),
-            static_cast<std::size_t>(plan.blocks.kc) * short_a_chunk_columns(plan, g, threads)};
-  return {b_panel_floats(plan, g), a_block_floats(plan)};
+            static_cast<std::size_t>(block_depth(plan, g)) * short_a_chunk_columns(plan, g, threads)};
+  return {b_panel_floats(plan, g), a_block_floats(plan, g)};
 }
 
 bool run_plan(const Plan& plan, const Gemm& g, int threads, const RunControl& control) {

@@ -101,8 +101,8 @@ TEST(MeasuredText, EveryDetailNoteIsWordedInKorean) {
   const kernels::BlasCoreState zen{"Zen", "OpenBLAS 0.3.21", "", "", false, false, "", ""};
   const std::pair<const char*, const char*> notes[] = {
       {"no warm-up run (one run estimated at 43 s)", "워밍업 실행 없음 (한 번에 약 43 s 예상)"},
-      {"AVX2+FMA 6x16 micro-kernel, KC 256 MC 252 NC 16384 from the cache sizes",
-       "AVX2+FMA 6x16 마이크로커널, 캐시 크기로 정한 KC 256 MC 252 NC 16384"},
+      {"AVX2+FMA 6x16 micro-kernel, KC 1024 MC 510 NC 4096 from the cache sizes",
+       "AVX2+FMA 6x16 마이크로커널, 캐시 크기로 정한 KC 1024 MC 510 NC 4096"},
       {"A packed once, B packed by column chunks", "A는 한 번만 패킹, B는 열 묶음마다 패킹"},
       {"AVX-512 row dots: few columns of B, A read in place, no packing",
        "AVX-512 행 내적: B의 열이 적어 A를 패킹 없이 제자리에서 읽음"},

@@ -11,6 +11,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cpu/cpu_kernels.hpp"
@@ -413,6 +414,25 @@ TEST(CpuParallel, ForcedMicroKernelThroughTheEnvironment) {
   // The instruction set the dispatch chose, in its micro-kernel's name or before its row order.
   EXPECT_EQ(r.detail.find(cpu::microkernel_spec(cpu::choose_microkernel(cpu::this_cpu_features())).isa), 0u)
       << r.detail;
+}
+
+// The packing buffers follow the product, not the blocking: the blocking's A block is a sixteenth
+// of L3 (2 MiB on a Zen 4) and its depth up to 1024, which a small product would allocate and fault
+// in for nothing. The portable kernel packs at every shape, so the bound is checked on any CPU.
+TEST(CpuParallel, PackingBuffersNoLargerThanTheProductNeeds) {
+  setenv("WARPSCOPE_CPU_MICROKERNEL", "portable", 1);
+  const cpu::MicroKernelSpec& portable = cpu::microkernel_spec(cpu::MicroKernelId::portable);
+  auto round_up = [](long x, long to) { return (x + to - 1) / to * to; };
+  for (const auto& [m, n, k] : {std::tuple{64, 64, 64}, {100, 30, 700}, {7, 300, 50}, {200, 100, 100}, {30, 2000, 9}}) {
+    for (int threads : {1, 2}) {
+      const cpu::Gemm g{m, n, k};
+      const int used = cpu::parallel_threads_for(g, threads);
+      const long a_packed = round_up(m, portable.mr) * k, b_packed = static_cast<long>(k) * round_up(n, portable.nr);
+      EXPECT_LE(cpu::parallel_workspace_bytes(g, threads), static_cast<std::size_t>((used * a_packed + b_packed) * 4))
+          << m << "x" << n << "x" << k << " on " << threads << " threads";
+    }
+  }
+  unsetenv("WARPSCOPE_CPU_MICROKERNEL");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <new>
+#include <utility>
 #include <vector>
 
 namespace ws::kernels::cpu {
@@ -22,6 +23,7 @@ struct Cache {
   std::mutex lock;
   std::vector<Kept> buffers;
   std::size_t bytes = 0;  // held by `buffers`
+  Kept large{nullptr, 0};  // over kKeptBufferBytes, up to kKeptLargeBytes
 };
 
 Cache& cache() {
@@ -43,6 +45,11 @@ PackBuffer::PackBuffer(std::size_t floats) {
   {
     Cache& c = cache();
     std::lock_guard guard(c.lock);
+    if (floats * sizeof(float) > kKeptBufferBytes && c.large.floats >= floats) {
+      data_ = std::exchange(c.large.data, nullptr);
+      floats_ = std::exchange(c.large.floats, 0);
+      return;
+    }
     // The smallest kept buffer that is large enough, so a small run does not take a large one.
     auto best = c.buffers.end();
     for (auto it = c.buffers.begin(); it != c.buffers.end(); ++it)
@@ -62,6 +69,14 @@ PackBuffer::PackBuffer(std::size_t floats) {
 PackBuffer::~PackBuffer() {
   if (data_ == nullptr) return;
   const std::size_t bytes = floats_ * sizeof(float);
+  if (bytes > kKeptBufferBytes && bytes <= kKeptLargeBytes) {
+    Cache& c = cache();
+    std::lock_guard guard(c.lock);
+    // The latest is kept: the next run is most likely the same product again (a job's repeats).
+    std::free(c.large.data);
+    c.large = {data_, floats_};
+    return;
+  }
   if (bytes <= kKeptBufferBytes) {
     Cache& c = cache();
     std::lock_guard guard(c.lock);
@@ -94,6 +109,12 @@ std::size_t kept_pack_bytes() {
   Cache& c = cache();
   std::lock_guard guard(c.lock);
   return c.bytes;
+}
+
+std::size_t kept_large_pack_bytes() {
+  Cache& c = cache();
+  std::lock_guard guard(c.lock);
+  return c.large.floats * sizeof(float);
 }
 
 }  // namespace ws::kernels::cpu

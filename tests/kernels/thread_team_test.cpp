@@ -123,10 +123,41 @@ TEST(PackBuffers, AReleasedBufferIsReusedAndAligned) {
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(larger.get()) % 64, 0u);
 }
 
-TEST(PackBuffers, LargeBuffersAreFreedAndTheKeptOnesStayFew) {
-  const std::size_t before = kept_pack_buffers();
-  { PackBuffer huge(kKeptBufferBytes / sizeof(float) + 1); }
-  EXPECT_EQ(kept_pack_buffers(), before) << "a buffer over kKeptBufferBytes must not be kept";
+// A large product's packed B panel is kept for its next run (a job's repeats), one at a time, and
+// only a large request takes it. At kKeptLargeBytes, so that no buffer another test left is larger.
+TEST(PackBuffers, OneLargeBufferIsKeptForTheNextLargeRun) {
+  constexpr std::size_t kLarge = kKeptLargeBytes / sizeof(float);
+  float* first = nullptr;
+  {
+    PackBuffer large(kLarge);
+    first = large.get();
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(first) % 64, 0u);
+  }
+  EXPECT_EQ(kept_large_pack_bytes(), kKeptLargeBytes);
+  {
+    PackBuffer small(1000);
+    EXPECT_NE(small.get(), first) << "a small request must leave the large buffer for a large one";
+  }
+  {
+    PackBuffer again(kLarge);
+    EXPECT_EQ(again.get(), first) << "the kept large buffer should be taken";
+    EXPECT_EQ(kept_large_pack_bytes(), 0u);
+  }
+  EXPECT_EQ(kept_large_pack_bytes(), kKeptLargeBytes);
+  const std::size_t small_kept = kept_pack_bytes();
+  { PackBuffer huge(kLarge + 1); }
+  EXPECT_EQ(kept_large_pack_bytes(), kKeptLargeBytes) << "a buffer over kKeptLargeBytes is freed, the kept one stays";
+  EXPECT_EQ(kept_pack_bytes(), small_kept);
+  {
+    PackBuffer held(kLarge);  // takes the kept one
+    { PackBuffer mid(kKeptBufferBytes / sizeof(float) + 1); }
+    EXPECT_EQ(kept_large_pack_bytes(), kKeptBufferBytes + sizeof(float));
+  }
+  EXPECT_EQ(kept_large_pack_bytes(), kKeptLargeBytes) << "the latest large buffer given back replaces the kept one";
+}
+
+TEST(PackBuffers, SmallBuffersStayFewAndWithinTheirTotal) {
   {
     std::vector<PackBuffer> many;
     for (int i = 0; i < 40; ++i) many.emplace_back(1024 + static_cast<std::size_t>(i));

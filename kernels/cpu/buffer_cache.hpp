@@ -19,7 +19,7 @@ constexpr std::size_t kKeptLargeBytes = std::size_t{64} << 20;  // parallel.cpp'
 
 // A 64-byte-aligned buffer of at least `floats` floats, from the kept ones when one is large
 // enough (the kept large one only for a request over kKeptBufferBytes); given back (kept or
-// freed) when the handle goes.
+// freed) when the handle goes. None for 0 floats (get() is null).
 class PackBuffer {
  public:
   explicit PackBuffer(std::size_t floats);

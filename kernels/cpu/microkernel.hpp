@@ -72,5 +72,8 @@ const MicroKernelSpec& active_microkernel();
 // Why cpu-parallel refuses to run: the variable names an unknown kernel or one this CPU cannot
 // run (then active_microkernel() falls back to the chosen one, for sizes and labels only).
 std::optional<std::string> microkernel_refusal();
+// What a run uses: active_microkernel(), or std::runtime_error with microkernel_refusal()'s
+// reason; the variable read once.
+const MicroKernelSpec& runnable_microkernel();
 
 }  // namespace ws::kernels::cpu

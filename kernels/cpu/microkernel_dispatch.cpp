@@ -2,6 +2,7 @@
 // WARPSCOPE_CPU_MICROKERNEL names.
 
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 #include "cpu/microkernel.hpp"
@@ -57,24 +58,39 @@ std::optional<MicroKernelId> microkernel_by_key(std::string_view key) {
   return std::nullopt;
 }
 
-std::optional<std::string> microkernel_refusal() {
+namespace {
+
+// What the variable asks for, read once per call: the spec it names, or why it cannot be had.
+struct Forced {
+  const MicroKernelSpec* spec = nullptr;  // null: none asked for, or refused
+  std::optional<std::string> refusal;
+};
+
+Forced forced_microkernel() {
   const char* forced = std::getenv(kForceVariable);
-  if (forced == nullptr || *forced == '\0') return std::nullopt;
+  if (forced == nullptr || *forced == '\0') return {};
   const auto id = microkernel_by_key(forced);
   if (!id)
-    return std::string(kForceVariable) + "=" + forced + " names no micro-kernel (avx512, avx2 or portable)";
+    return {nullptr, std::string(kForceVariable) + "=" + forced + " names no micro-kernel (avx512, avx2 or portable)"};
   if (!cpu_can_run(*id, this_cpu_features()))
-    return std::string(kForceVariable) + "=" + forced + ": the " + microkernel_spec(*id).name +
-           " cannot run on this CPU (" + simd_name(this_cpu_features()) + ")";
-  return std::nullopt;
+    return {nullptr, std::string(kForceVariable) + "=" + forced + ": the " + microkernel_spec(*id).name +
+                         " cannot run on this CPU (" + simd_name(this_cpu_features()) + ")"};
+  return {&microkernel_spec(*id), std::nullopt};
 }
 
+}  // namespace
+
+std::optional<std::string> microkernel_refusal() { return forced_microkernel().refusal; }
+
 const MicroKernelSpec& active_microkernel() {
-  const char* forced = std::getenv(kForceVariable);
-  if (forced != nullptr && !microkernel_refusal()) {
-    if (const auto id = microkernel_by_key(forced)) return microkernel_spec(*id);
-  }
+  if (const MicroKernelSpec* forced = forced_microkernel().spec) return *forced;
   return microkernel_spec(choose_microkernel(this_cpu_features()));
+}
+
+const MicroKernelSpec& runnable_microkernel() {
+  Forced forced = forced_microkernel();
+  if (forced.refusal) throw std::runtime_error(*forced.refusal);
+  return forced.spec != nullptr ? *forced.spec : microkernel_spec(choose_microkernel(this_cpu_features()));
 }
 
 }  // namespace ws::kernels::cpu

@@ -65,8 +65,19 @@ bool wide_broadcasts_pay(const Plan& plan, const Gemm& g) {
          (g.m <= plan.kernel->broadcast_rows || b_bytes(g) <= static_cast<std::size_t>(l3_bytes() / 4));
 }
 
+// This CPU's blocking for each micro-kernel, derived once: a product of a few microseconds
+// spent a few percent of its time deriving it again (32^3).
+const Blocking& blocking_for(const MicroKernelSpec& kernel) {
+  static_assert(static_cast<int>(MicroKernelId::avx512) == 0 && static_cast<int>(MicroKernelId::portable) == 2);
+  static const Blocking all[] = {
+      derive_blocking(this_cpu_caches(), microkernel_spec(MicroKernelId::avx512).mr, microkernel_spec(MicroKernelId::avx512).nr),
+      derive_blocking(this_cpu_caches(), microkernel_spec(MicroKernelId::avx2).mr, microkernel_spec(MicroKernelId::avx2).nr),
+      derive_blocking(this_cpu_caches(), microkernel_spec(MicroKernelId::portable).mr, microkernel_spec(MicroKernelId::portable).nr)};
+  return all[static_cast<int>(kernel.id)];
+}
+
 Plan plan_for(const MicroKernelSpec& kernel, const Gemm& g, LoopOrder order) {
-  Plan plan{&kernel, derive_blocking(this_cpu_caches(), kernel.mr, kernel.nr)};
+  Plan plan{&kernel, blocking_for(kernel)};
   plan.order = order != LoopOrder::automatic ? order
                : narrow_b_pays(plan, g)       ? (dots_pay(plan, g) ? LoopOrder::row_dots : LoopOrder::row_broadcasts)
                : wide_broadcasts_pay(plan, g) ? LoopOrder::row_broadcasts
@@ -521,8 +532,7 @@ std::size_t parallel_workspace_bytes(const Gemm& g, int threads) {
 }
 
 bool parallel(const Gemm& g, int threads, const RunControl& control) {
-  if (const auto why = microkernel_refusal()) throw std::runtime_error(*why);
-  return run_plan(plan_for(active_microkernel(), g, LoopOrder::automatic), g, threads, control);
+  return run_plan(plan_for(runnable_microkernel(), g, LoopOrder::automatic), g, threads, control);
 }
 
 bool parallel_with(MicroKernelId id, const Gemm& g, int threads, const RunControl& control, LoopOrder order) {

@@ -159,6 +159,12 @@ TEST(PackBuffers, OneLargeBufferIsKeptForTheNextLargeRun) {
 
 TEST(PackBuffers, SmallBuffersStayFewAndWithinTheirTotal) {
   {
+    const std::size_t kept = kept_pack_buffers();
+    PackBuffer none(0);  // an order that packs nothing takes no kept buffer
+    EXPECT_EQ(none.get(), nullptr);
+    EXPECT_EQ(kept_pack_buffers(), kept);
+  }
+  {
     std::vector<PackBuffer> many;
     for (int i = 0; i < 40; ++i) many.emplace_back(1024 + static_cast<std::size_t>(i));
   }

@@ -78,19 +78,21 @@ Forced forced_microkernel() {
   return {&microkernel_spec(*id), std::nullopt};
 }
 
+const MicroKernelSpec& chosen_microkernel() { return microkernel_spec(choose_microkernel(this_cpu_features())); }
+
 }  // namespace
 
 std::optional<std::string> microkernel_refusal() { return forced_microkernel().refusal; }
 
 const MicroKernelSpec& active_microkernel() {
-  if (const MicroKernelSpec* forced = forced_microkernel().spec) return *forced;
-  return microkernel_spec(choose_microkernel(this_cpu_features()));
+  const MicroKernelSpec* forced = forced_microkernel().spec;
+  return forced != nullptr ? *forced : chosen_microkernel();
 }
 
 const MicroKernelSpec& runnable_microkernel() {
-  Forced forced = forced_microkernel();
+  const Forced forced = forced_microkernel();
   if (forced.refusal) throw std::runtime_error(*forced.refusal);
-  return forced.spec != nullptr ? *forced.spec : microkernel_spec(choose_microkernel(this_cpu_features()));
+  return forced.spec != nullptr ? *forced.spec : chosen_microkernel();
 }
 
 }  // namespace ws::kernels::cpu

@@ -69,10 +69,11 @@ bool wide_broadcasts_pay(const Plan& plan, const Gemm& g) {
 // spent a few percent of its time deriving it again (32^3).
 const Blocking& blocking_for(const MicroKernelSpec& kernel) {
   static_assert(static_cast<int>(MicroKernelId::avx512) == 0 && static_cast<int>(MicroKernelId::portable) == 2);
-  static const Blocking all[] = {
-      derive_blocking(this_cpu_caches(), microkernel_spec(MicroKernelId::avx512).mr, microkernel_spec(MicroKernelId::avx512).nr),
-      derive_blocking(this_cpu_caches(), microkernel_spec(MicroKernelId::avx2).mr, microkernel_spec(MicroKernelId::avx2).nr),
-      derive_blocking(this_cpu_caches(), microkernel_spec(MicroKernelId::portable).mr, microkernel_spec(MicroKernelId::portable).nr)};
+  auto derive = [](MicroKernelId id) {
+    const MicroKernelSpec& spec = microkernel_spec(id);
+    return derive_blocking(this_cpu_caches(), spec.mr, spec.nr);
+  };
+  static const Blocking all[] = {derive(MicroKernelId::avx512), derive(MicroKernelId::avx2), derive(MicroKernelId::portable)};
   return all[static_cast<int>(kernel.id)];
 }
 

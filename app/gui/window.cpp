@@ -372,8 +372,8 @@ int run_gui(const GuiOptions& options) {
 
   while (!glfwWindowShouldClose(window)) {
     // A CPU kernel being timed must have the cores: wake rarely and only for input then.
+    // (The job runner holds the simulation's background runs for the job's length.)
     const bool cpu_timed = real_run.session.cpu_job_running();
-    sim::hold_background_runs(cpu_timed);  // and the simulation's background run leaves them too
     const bool animating = sim_panel.session.playing() || sim_panel.session.building();
     if ((headless && !cpu_timed) || soak)
       glfwPollEvents();

@@ -351,8 +351,8 @@ struct Simulation::Impl {
     for (const auto& x : pg.state().sms) peak_resident += x.resident_warps;
     while (!pg.state().finished) {
       if (stop.load(std::memory_order_relaxed)) return;
-      if (cfg.progressive && (background_runs_held() || paused.load(std::memory_order_relaxed)) &&
-          waiters.load(std::memory_order_relaxed) == 0) {
+      if (cfg.progressive && (background_runs_held() || (paused.load(std::memory_order_relaxed) &&
+                                                         waiters.load(std::memory_order_relaxed) == 0))) {
         // Polled: a held run costs a wake-up every few milliseconds, and stop still lands at once.
         std::this_thread::sleep_for(std::chrono::milliseconds(4));
         continue;
@@ -448,8 +448,8 @@ struct Simulation::Impl {
   }
 
   void wait_complete() const {
-    // A run someone waits for is not held: holding it would wait for ever (the window may wait
-    // for a lesson step's simulation in a frame that still holds the runs for a CPU timing).
+    // A paused run someone waits for is not held: nothing may be left to unpause it. A
+    // BackgroundRunsHold still holds it, as it always ends with the CPU job that took it.
     waiters.fetch_add(1, std::memory_order_relaxed);
     struct Leave {
       std::atomic<int>& n;
@@ -509,11 +509,12 @@ Simulation::Simulation(const GpuPreset& gpu, const CpuPreset& cpu, const SimConf
 }
 
 namespace {
-std::atomic<bool> background_hold{false};
+std::atomic<int> background_holds{0};
 }  // namespace
 
-void hold_background_runs(bool hold) { background_hold.store(hold, std::memory_order_relaxed); }
-bool background_runs_held() { return background_hold.load(std::memory_order_relaxed); }
+BackgroundRunsHold::BackgroundRunsHold() { background_holds.fetch_add(1, std::memory_order_relaxed); }
+BackgroundRunsHold::~BackgroundRunsHold() { background_holds.fetch_sub(1, std::memory_order_relaxed); }
+bool background_runs_held() { return background_holds.load(std::memory_order_relaxed) > 0; }
 
 Simulation::~Simulation() {
   impl_->stop.store(true);

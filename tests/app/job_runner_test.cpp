@@ -1,9 +1,12 @@
 #include "core/job_runner.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
 #include <gtest/gtest.h>
+
+#include "warpscope/sim/simulation.hpp"
 
 using namespace ws;
 using namespace std::chrono_literals;
@@ -129,4 +132,29 @@ TEST(JobRunner, DestructorStopsALongJob) {
     wait_for([&] { return runner.status().busy; });
   }
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 2s);
+}
+
+namespace {
+std::atomic<int> held_during_job{-1};  // what the last fake job saw: 1 held, 0 not
+kernels::JobResult run_noting_the_hold(const kernels::JobRequest& req, kernels::JobControl& control) {
+  held_during_job = sim::background_runs_held() ? 1 : 0;
+  return fake_run(req, control);
+}
+}  // namespace
+
+// The simulation's background runs wait exactly while a kernel is timed on the CPU cores (a
+// thread waiting for a simulation no longer lets it run beside the timing), not while a GPU
+// kernel runs, and never after.
+TEST(JobRunner, HoldsTheSimulationWhileACpuKernelIsTimed) {
+  app::JobRunner runner(&run_noting_the_hold);
+  EXPECT_FALSE(sim::background_runs_held());
+  runner.submit({job("cpu-naive", 5)});
+  ASSERT_TRUE(wait_for([&] { return !runner.status().busy && runner.status().untaken == 1; }));
+  EXPECT_EQ(held_during_job.load(), 1);
+  EXPECT_FALSE(sim::background_runs_held());
+  runner.take_finished();
+  runner.submit({job("cublas", 5)});
+  ASSERT_TRUE(wait_for([&] { return !runner.status().busy && runner.status().untaken == 1; }));
+  EXPECT_EQ(held_during_job.load(), 0);
+  EXPECT_FALSE(sim::background_runs_held());
 }

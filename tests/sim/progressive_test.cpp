@@ -3,6 +3,7 @@
 // keep its checkpoints within budget.
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -139,10 +140,12 @@ TEST(SimProgressive, WaveCountFromTheLaunch) {
   EXPECT_EQ(one.waves(), 1);
 }
 
-// While the window times a real CPU kernel it holds the background runs: none moves on, a blocking
-// run is not held, a held run can still be dropped, and released, a run completes as it would have.
+// While the window times a real CPU kernel its job runner holds the background runs: none moves
+// on, not even one a thread waits for (the hold ends with the job, so the waiter waits only that
+// long), a blocking run is not held, a held run can still be dropped, and released, a run
+// completes as it would have.
 TEST(SimProgressive, AHeldBackgroundRunWaitsAndThenCompletes) {
-  hold_background_runs(true);
+  auto hold = std::make_unique<BackgroundRunsHold>();
   ASSERT_TRUE(background_runs_held());
   Simulation held(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 256, true));
   const std::int64_t at_start = held.simulated_cycles();
@@ -156,13 +159,21 @@ TEST(SimProgressive, AHeldBackgroundRunWaitsAndThenCompletes) {
     EXPECT_TRUE(blocking.complete());  // ran in this thread: the hold is for background runs only
     Simulation dropped(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 256, true));
   }  // dropped while held: its thread stops (a hang here fails the test by its timeout)
-  // Waited for, a run is not held: the window may wait for a lesson step's simulation in a frame
-  // that holds the runs for a CPU timing, and must not wait for ever.
+  // Waited for, a run is held all the same (a screenshot's wait beside a timed CPU kernel had the
+  // kernel measure half its speed), and completes once the hold ends.
   Simulation awaited(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 128, true));
+  const auto wait_start = std::chrono::steady_clock::now();
+  std::thread job_ends([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(held.simulated_cycles(), at_start);  // the others stay held while one is waited for
+    EXPECT_FALSE(awaited.complete());
+    hold.reset();
+  });
   awaited.wait_until_complete();  // a hang here fails the test by its timeout
+  EXPECT_GE(std::chrono::steady_clock::now() - wait_start, std::chrono::milliseconds(300));
+  job_ends.join();
   EXPECT_TRUE(awaited.complete());
-  EXPECT_EQ(held.simulated_cycles(), at_start);  // the others stay held
-  hold_background_runs(false);
+  EXPECT_FALSE(background_runs_held());
   held.wait_until_complete();
   Simulation reference(find_gpu("h100"), find_cpu("i7-3960x"), config(Kernel::tiled, 256, false));
   EXPECT_EQ(held.total_cycles(), reference.total_cycles());

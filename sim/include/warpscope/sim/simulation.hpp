@@ -172,12 +172,19 @@ struct Summary {
   double peak_occupancy = 0;
 };
 
-// While held, the background run of every progressive Simulation in this process waits between
-// its slices (a slice under way, 256 cycles, still ends). The window holds them while it times a
-// real CPU kernel, so the measurement has the cores to itself: the reason it slows its own frames
-// then too. Seeks and replays on the caller's thread are not held, nor is a run that a thread
-// waits for (wait_until_complete()).
-void hold_background_runs(bool hold);
+// While one is alive, the background run of every progressive Simulation in this process waits
+// between its slices (a slice under way, 256 cycles, still ends), even a run a thread waits for
+// in wait_until_complete(). The window's job runner holds one for exactly as long as it times a
+// real CPU kernel, so the measurement has the cores to itself (the reason the window slows its
+// own frames then too), and always lets go, so a waiter waits no longer than that job. Seeks and
+// replays on the caller's thread are not held.
+class BackgroundRunsHold {
+ public:
+  BackgroundRunsHold();
+  ~BackgroundRunsHold();
+  BackgroundRunsHold(const BackgroundRunsHold&) = delete;
+  BackgroundRunsHold& operator=(const BackgroundRunsHold&) = delete;
+};
 bool background_runs_held();
 
 class Simulation {
@@ -208,9 +215,10 @@ class Simulation {
   std::int64_t simulated_cycles() const;    // how far the (background) run has got
   double simulated_fraction() const;        // of the warp instructions; 1 once complete
   void wait_until_complete() const;         // throws if the background run failed
-  // While paused, this one background run waits between its slices, as all do under
-  // hold_background_runs(); a thread in wait_until_complete() still has it run. A window pauses a
-  // run it has moved away from while the one it shows is still being simulated.
+  // While paused, this one background run waits between its slices, as all do under a
+  // BackgroundRunsHold; a thread in wait_until_complete() still has it run (nothing may be left
+  // to unpause it). A window pauses a run it has moved away from while the one it shows is still
+  // being simulated.
   void set_background_paused(bool paused);
   bool background_paused() const;
   // Why the simulation stopped, if it failed: its background run, or a seek's replay (out of

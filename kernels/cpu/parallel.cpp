@@ -49,6 +49,7 @@ bool dots_pay(const Plan& plan, const Gemm& g) {
 
 bool short_a_pays(const Plan& plan, const Gemm& g);
 long l3_bytes() { return this_cpu_caches().l3 > 0 ? this_cpu_caches().l3 : 16L * 1024 * 1024; }  // unknown: a desktop's
+long l2_bytes() { return std::max(this_cpu_caches().l2, 256L * 1024); }  // at least a small core's
 std::size_t b_bytes(const Gemm& g) { return static_cast<std::size_t>(g.k) * g.n * sizeof(float); }
 
 // Row broadcasts over column blocks of a wide B, with a kernel whose broadcast blocks pay for it
@@ -271,7 +272,7 @@ bool short_a_pays(const Plan& plan, const Gemm& g) {
 // and a KC block of the chunk in at most a quarter of L2 (A's KC slice takes another share).
 int short_a_chunk_columns(const Plan& plan, const Gemm& g, int threads) {
   const int nr = plan.kernel->nr;
-  const long l2 = std::max(this_cpu_caches().l2, 256L * 1024);
+  const long l2 = l2_bytes();
   const int fit = std::max(nr, static_cast<int>(l2 / 4 / (plan.blocks.kc * static_cast<long>(sizeof(float)))) / nr * nr);
   const int balanced = round_up((g.n + kUnitsPerThread * threads - 1) / (kUnitsPerThread * threads), nr);
   return std::clamp(balanced, nr, fit);
@@ -362,7 +363,7 @@ int row_unit_columns(const Plan& plan, const Gemm& g) {
 // ran at 0.9 of the packed micro-kernel without slices (docs/PERFORMANCE.md, "Row broadcasts for
 // any A"). Row dots run the whole depth, as their sums across the lanes end each cell.
 int row_slice_depth(const Plan& plan, const Gemm& g) {
-  const long l2 = std::max(this_cpu_caches().l2, 256L * 1024);
+  const long l2 = l2_bytes();
   const long fit = l2 / 4 / (static_cast<long>(row_unit_columns(plan, g)) * static_cast<long>(sizeof(float)));
   return static_cast<int>(std::clamp<long>(fit / 16 * 16, 64, std::max(1, g.k)));
 }

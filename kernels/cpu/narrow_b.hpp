@@ -116,29 +116,50 @@ constexpr int broadcast_vectors(int registers) {
   return nv;
 }
 
-template <class V, int R, int NV>
+// The register type of a block's last vector of columns: V's own, or with HalfLast the lower half
+// that V::half describes (AVX-512: a 256-bit register for a last vector of at most 8 columns;
+// Zen 4 runs a 512-bit FMA as two 256-bit halves, so the half costs half).
+template <class V>
+struct Whole : V {
+  static typename V::reg of(typename V::reg x) { return x; }
+};
+template <class V, bool HalfLast>
+struct LastVector {
+  using type = Whole<V>;
+};
+template <class V>
+struct LastVector<V, true> {
+  using type = typename V::half;
+};
+
+template <class V, int R, int NV, bool HalfLast>
 inline void broadcast_block(int n, int k, const float* a, long lda, const float* b, long ldb, float* c, long ldc,
                             bool accumulate) {
   using reg = typename V::reg;
+  using L = typename LastVector<V, HalfLast>::type;
+  using lreg = typename L::reg;
   constexpr int W = V::width;
-  const typename V::mask last = V::first(n - (NV - 1) * W);
-  reg sum[R][NV];
+  const typename L::mask last = L::first(n - (NV - 1) * W);
+  reg sum[R][NV];  // [r][v] for v < NV - 1; the last vector's in tail
+  lreg tail[R];
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
 #pragma GCC unroll 4
-    for (int v = 0; v < NV; ++v) sum[r][v] = V::zero();
+    for (int v = 0; v + 1 < NV; ++v) sum[r][v] = V::zero();
+    tail[r] = L::zero();
   }
   for (int p = 0; p < k; ++p) {
     const float* row = b + p * ldb;
     reg bv[NV];
 #pragma GCC unroll 4
     for (int v = 0; v + 1 < NV; ++v) bv[v] = V::loadu(row + v * W);
-    bv[NV - 1] = V::load_first(row + (NV - 1) * W, last);
+    const lreg bl = L::load_first(row + (NV - 1) * W, last);
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       const reg x = V::broadcast(a + r * lda + p);
 #pragma GCC unroll 4
-      for (int v = 0; v < NV; ++v) sum[r][v] = V::fma(x, bv[v], sum[r][v]);
+      for (int v = 0; v + 1 < NV; ++v) sum[r][v] = V::fma(x, bv[v], sum[r][v]);
+      tail[r] = L::fma(L::of(x), bl, tail[r]);
     }
   }
   if (accumulate) {
@@ -148,14 +169,14 @@ inline void broadcast_block(int n, int k, const float* a, long lda, const float*
     for (int r = 0; r < R; ++r) {
 #pragma GCC unroll 4
       for (int v = 0; v + 1 < NV; ++v) sum[r][v] = V::fma(ones, V::loadu(c + r * ldc + v * W), sum[r][v]);
-      sum[r][NV - 1] = V::fma(ones, V::load_first(c + r * ldc + (NV - 1) * W, last), sum[r][NV - 1]);
+      tail[r] = L::fma(L::of(ones), L::load_first(c + r * ldc + (NV - 1) * W, last), tail[r]);
     }
   }
 #pragma GCC unroll 8
   for (int r = 0; r < R; ++r) {
 #pragma GCC unroll 4
     for (int v = 0; v + 1 < NV; ++v) V::storeu(c + r * ldc + v * W, sum[r][v]);
-    V::store_first(c + r * ldc + (NV - 1) * W, sum[r][NV - 1], last);
+    L::store_first(c + r * ldc + (NV - 1) * W, tail[r], last);
   }
 }
 
@@ -179,12 +200,23 @@ inline void in_row_blocks(int rows, Block&& block) {
   if (i < rows) rest_block<R - 1>(rows - i, i, block);
 }
 
-template <class V, int NV>
+template <class V, int NV, bool HalfLast>
 inline void broadcast_rows(int rows, int n, int k, const float* a, long lda, const float* b, long ldb, float* c, long ldc,
                            bool accumulate) {
   in_row_blocks<block_rows(V::registers, NV)>(rows, [&]<int R>(int i) {
-    broadcast_block<V, R, NV>(n, k, a + i * lda, lda, b, ldb, c + i * ldc, ldc, accumulate);
+    broadcast_block<V, R, NV, HalfLast>(n, k, a + i * lda, lda, b, ldb, c + i * ldc, ldc, accumulate);
   });
+}
+
+// With the last vector's columns in a half register where V has one and they fit it.
+template <class V, int NV>
+inline void broadcast_rows(int rows, int n, int k, const float* a, long lda, const float* b, long ldb, float* c, long ldc,
+                           bool accumulate) {
+  if constexpr (requires { typename V::half; }) {
+    if (n - (NV - 1) * V::width <= V::half::width)
+      return broadcast_rows<V, NV, true>(rows, n, k, a, lda, b, ldb, c, ldc, accumulate);
+  }
+  broadcast_rows<V, NV, false>(rows, n, k, a, lda, b, ldb, c, ldc, accumulate);
 }
 
 // Every column of rows, in blocks of as many rows as the registers hold for NB columns of sums.

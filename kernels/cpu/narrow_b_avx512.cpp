@@ -23,6 +23,19 @@ struct Zmm {
   static mask first(int n) { return static_cast<mask>((1u << n) - 1); }  // n <= 16
   static reg load_first(const float* p, mask m) { return _mm512_maskz_loadu_ps(m, p); }
   static void store_first(float* p, reg r, mask m) { _mm512_mask_storeu_ps(p, m, r); }
+  struct half {
+    using reg = __m256;
+    using mask = __mmask8;
+    static constexpr int width = 8;
+    // The lower lanes by GCC's generic shuffle: GCC 12's _mm512_castps512_ps256 reads an undefined
+    // vector (-Wmaybe-uninitialized), as its reductions do (total, below).
+    static reg of(__m512 x) { return __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7); }
+    static reg zero() { return _mm256_setzero_ps(); }
+    static reg fma(reg a, reg b, reg c) { return _mm256_fmadd_ps(a, b, c); }
+    static mask first(int n) { return static_cast<mask>((1u << n) - 1); }  // n <= 8
+    static reg load_first(const float* p, mask m) { return _mm256_maskz_loadu_ps(m, p); }
+    static void store_first(float* p, reg r, mask m) { _mm256_mask_storeu_ps(p, m, r); }
+  };
   // Halves folded with GCC's generic shuffle rather than _mm512_reduce_add_ps or the shuffle
   // intrinsics, whose GCC 12 headers read an undefined vector (-Wuninitialized).
   static float total(reg r) {

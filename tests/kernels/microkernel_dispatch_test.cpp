@@ -287,7 +287,8 @@ TEST(CpuParallel, AJobInTheShortAOrderSaysSo) {
 
 // The narrow-B kernels of each instruction set this CPU has, against sums in double: row dots at
 // every block shape (1-4 columns at a time, the rows the registers hold and the last few one by
-// one) and row broadcasts at one to four vectors a row, each whole and with a masked last vector;
+// one) and row broadcasts at one to four vectors a row, each whole and with a masked last vector
+// (AVX-512 holds a last vector of at most 8 columns in a 256-bit register: w / 2 and past it);
 // depths with and without a scalar tail, strides wider than the rows, and nothing written outside
 // C's cells.
 TEST(NarrowB, EveryInstructionSetAgainstDoubleSums) {
@@ -301,7 +302,8 @@ TEST(NarrowB, EveryInstructionSetAgainstDoubleSums) {
         for (const int rows : {1, 2, 5, 9, 19}) {
           const int w = spec.width;
           for (const int n : dots ? std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8, 9}
-                                  : std::vector<int>{1, 2, w - 1, w, w + 1, 2 * w, 2 * w + 3, 3 * w, 4 * w - 1, 4 * w}) {
+                                  : std::vector<int>{1, 2, w / 2, w / 2 + 1, w - 1, w, w + 1, 2 * w, 2 * w + 3,
+                                                     3 * w, 3 * w + w / 2, 4 * w - 1, 4 * w}) {
             const long lda = k + 3, ldc = n + 2;
             const auto a = random_matrix(static_cast<std::size_t>(rows) * lda, 31);
             const auto b = random_matrix(static_cast<std::size_t>(k) * n, 32);  // k x n, row-major

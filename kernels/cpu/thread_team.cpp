@@ -25,7 +25,7 @@ constexpr std::uint32_t job_word(std::uint32_t number, std::uint32_t threads) { 
 class Team {
  public:
   // False when another run holds the team.
-  bool try_run(int threads, const std::function<void(int)>& member) {
+  bool try_run(int threads, const TeamMember& member) {
     std::unique_lock lock(busy_, std::try_to_lock);
     if (!lock.owns_lock()) return false;
     const std::uint32_t current = job_.load(std::memory_order_relaxed);
@@ -69,7 +69,7 @@ class Team {
   std::atomic<std::uint32_t> job_{0};
   std::atomic<std::uint32_t> remaining_{0};
   std::atomic<long long> idle_spin_us_{0};  // after the last run, as spin_for gave it for its size
-  const std::function<void(int)>* member_ = nullptr;  // written before job_'s release
+  const TeamMember* member_ = nullptr;  // written before job_'s release
 };
 
 Team& team() {
@@ -105,7 +105,7 @@ void SpinBarrier::arrive_and_wait() {
   wait_for_change(phase_, phase, spin_);
 }
 
-void run_as_team(int threads, const std::function<void(int)>& member) {
+void run_as_team(int threads, const TeamMember& member) {
   if (threads <= 1) {
     member(0);
     return;

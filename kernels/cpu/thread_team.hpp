@@ -10,7 +10,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <functional>
+#include <memory>
+#include <type_traits>
 
 namespace ws::kernels::cpu {
 
@@ -43,10 +44,27 @@ class SpinBarrier {
   std::atomic<std::uint32_t> phase_{0};
 };
 
+// A team member's body, borrowed for one run: run_as_team returns only when every member has, so
+// the callable outlives its use. std::function copied a lambda of more than two captures to the
+// heap on every run, a few percent of a 32^3 product.
+class TeamMember {
+ public:
+  template <class F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, TeamMember>)
+  TeamMember(F&& body)  // NOLINT(google-explicit-constructor): the call sites pass lambdas
+      : body_(const_cast<void*>(static_cast<const void*>(std::addressof(body)))),
+        call_([](void* b, int id) { (*static_cast<std::remove_reference_t<F>*>(b))(id); }) {}
+  void operator()(int id) const { call_(body_, id); }
+
+ private:
+  void* body_;
+  void (*call_)(void*, int);
+};
+
 // Calls member(id) for every id in [0, threads) at the same time, one thread each, the caller
 // being id 0, and returns when all have returned. The other members are threads kept from earlier
 // runs (started the first time so many are needed). If another run holds those threads (two
 // callers at once), this run starts threads of its own, as before the team existed.
-void run_as_team(int threads, const std::function<void(int)>& member);
+void run_as_team(int threads, const TeamMember& member);
 
 }  // namespace ws::kernels::cpu

@@ -36,6 +36,12 @@ bool parallel(const Gemm& g, int threads, const RunControl& control);
 enum class LoopOrder { automatic, shared_b, short_a, row_dots, row_broadcasts };
 // What `parallel` takes for this shape on this CPU.
 LoopOrder parallel_loop_order(const Gemm& g);
+// Where that is row broadcasts of a wide B: the rows and columns of C each block of sums covers
+// (AVX-512: 6 x 64, or 8 x 48 where that leaves fuller last blocks; parallel.cpp).
+struct BroadcastBlock {
+  int rows, columns;
+};
+BroadcastBlock parallel_broadcast_block(const Gemm& g);
 // The same with a given micro-kernel (microkernel.hpp) and loop order; throws when this CPU cannot
 // run the kernel.
 enum class MicroKernelId;

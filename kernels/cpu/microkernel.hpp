@@ -54,6 +54,7 @@ struct MicroKernelSpec {
   // fitted to measurements (docs/PERFORMANCE.md, "Few columns of B: dots or broadcasts").
   int cell_sum_cost;
   int broadcast_rows;  // rows of the widest row-broadcast block: narrow_b_detail::block_rows()
+  int narrower_broadcast_rows;  // rows of a row-broadcast block one vector narrower
   // Row broadcasts over column blocks of B beat this micro-kernel for any A where B stays in
   // cache: measured for AVX-512's blocks of 6 rows x 4 vectors; AVX2's 3 x 3 lose to its own
   // (docs/PERFORMANCE.md, "Row broadcasts for any A").

@@ -344,17 +344,44 @@ void run_short_a_thread(Shared& s, int id, SpinBarrier& sync, float* apack, floa
 // rows and, for row broadcasts of a wide B, of one column block, from a counter.
 constexpr int kRowUnitRowsMin = 16;
 
-// Rows of a unit: for a wide B whole blocks of the widest row broadcasts, which its column blocks
-// use (a unit's last block is shorter); else a multiple of 8, the narrower blocks' most rows.
+// The row-broadcast block a wide B's column blocks are computed in: the widest (AVX-512: 6 rows x
+// 4 vectors), or one vector narrower (8 rows x 3 vectors). Two things make the narrower win, in
+// measurements on a Zen 4 (one thread; docs/PERFORMANCE.md, "A short A's last rows"):
+//   - B's last column block: one under a vector wide (72 = 64 + 8) ran at a quarter to half the
+//     speed of a full one; where 48 columns leave none (72 = 48 + 24), the narrower won by 2-11 %
+//     at 12 to 256 rows, and where they alone leave one (100 = 48 + 48 + 4) lost by 3-10 %.
+//   - A's last rows: a block of 1 or 2 rows does few FMAs for each row of B it loads. Where A is
+//     short and 8-row blocks leave a fuller last block, the narrower won by 2-31 % (7 to 56 rows);
+//     with many rows it lost 1-3 % (256^3, 512^3), so this applies below 64 rows.
+constexpr int kFewRowsForNarrowerBlocks = 64;
+
+BroadcastBlock wide_broadcast_block(const Plan& plan, const Gemm& g) {
+  const MicroKernelSpec& k = *plan.kernel;
+  const BroadcastBlock widest{k.broadcast_rows, k.broadcast_columns};
+  const BroadcastBlock narrower{k.narrower_broadcast_rows, k.broadcast_columns - k.width};
+  if (narrower.columns <= 0) return widest;
+  auto leaves_sliver = [&](int columns) { return g.n % columns > 0 && g.n % columns < k.width; };
+  const bool widest_sliver = leaves_sliver(widest.columns), narrower_sliver = leaves_sliver(narrower.columns);
+  if (widest_sliver != narrower_sliver) return widest_sliver ? narrower : widest;
+  if (g.m >= kFewRowsForNarrowerBlocks) return widest;
+  auto last_rows = [&](int block) { return (g.m - 1) % block + 1; };
+  const bool fuller_last_rows = last_rows(widest.rows) <= 2 && last_rows(narrower.rows) > last_rows(widest.rows);
+  return fuller_last_rows ? narrower : widest;
+}
+
+// Rows of a unit: for a wide B whole blocks of its row broadcasts (wide_broadcast_block), which
+// its column blocks use (a unit's last block is shorter); else a multiple of 8, the narrower
+// blocks' most rows.
 int row_unit_rows(const Plan& plan, const Gemm& g, int threads) {
-  const int block = narrow_b_pays(plan, g) ? 8 : plan.kernel->broadcast_rows;
+  const int block = narrow_b_pays(plan, g) ? 8 : wide_broadcast_block(plan, g).rows;
   return round_up(std::max(kRowUnitRowsMin, (g.m + kUnitsPerThread * threads - 1) / (kUnitsPerThread * threads)), block);
 }
 
-// Columns of a unit: B whole where the kernel takes it (row dots, narrow B), else blocks as wide as
-// row broadcasts go.
+// Columns of a unit: B whole where the kernel takes it (row dots, narrow B), else one column block
+// of wide_broadcast_block.
 int row_unit_columns(const Plan& plan, const Gemm& g) {
-  return plan.order == LoopOrder::row_dots ? g.n : std::min(g.n, plan.kernel->broadcast_columns);
+  if (plan.order == LoopOrder::row_dots || narrow_b_pays(plan, g)) return g.n;
+  return wide_broadcast_block(plan, g).columns;
 }
 
 // Depth of one slice of a row-broadcast unit: its column block of B over the slice fills a quarter
@@ -534,6 +561,10 @@ std::string parallel_detail(const Gemm& g) {
 }
 
 LoopOrder parallel_loop_order(const Gemm& g) { return plan_for(active_microkernel(), g, LoopOrder::automatic).order; }
+
+BroadcastBlock parallel_broadcast_block(const Gemm& g) {
+  return wide_broadcast_block(plan_for(active_microkernel(), g, LoopOrder::automatic), g);
+}
 
 int parallel_threads_for(const Gemm& g, int threads) {
   return threads_for(plan_for(active_microkernel(), g, LoopOrder::automatic), g, threads);

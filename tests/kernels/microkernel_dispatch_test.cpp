@@ -184,12 +184,15 @@ TEST(CpuMicroKernel, Avx512TileLogicOnPlainVectors) {
 // Each micro-kernel this CPU can run, through the whole GEMM: shapes smaller than one tile, one
 // element past a tile or a KC block, and a thread count that splits unevenly.
 TEST(CpuParallel, EveryMicroKernelForcedAtAwkwardShapes) {
-  // The last is tall and narrow: threads split it into row blocks smaller than MC.
-  // The last three have B narrow enough for the row-dots order. 7 x 70 x 3000 is deeper than a
+  // 601 x 40 x 300 is tall and narrow: threads split it into row blocks smaller than MC.
+  // The three after 7 x 70 x 3000 have B narrow enough for the row-dots order. 7 x 70 and
+  // 29 x 65 leave a last column block under a vector in 64-column blocks, 8 x 200 two last rows
+  // in 6-row blocks: AVX-512's row broadcasts take 8 x 48 blocks there. 7 x 70 x 3000 is deeper than a
   // row-broadcast slice on any L2 up to 2 MiB (parallel.cpp, row_slice_depth).
   const Shape shapes[] = {{1, 1, 1},       {13, 31, 7},    {15, 33, 300},  {7, 17, 257},
                           {203, 317, 301}, {29, 65, 513},  {601, 40, 300}, {9, 1000, 270},
-                          {7, 70, 3000},   {1000, 3, 777}, {37, 16, 33},   {5, 9, 1}};
+                          {7, 70, 3000},   {1000, 3, 777}, {37, 16, 33},   {5, 9, 1},
+                          {8, 200, 70}};
   int ran = 0;
   for (const MicroKernelId id : {MicroKernelId::avx512, MicroKernelId::avx2, MicroKernelId::portable}) {
     const auto& spec = cpu::microkernel_spec(id);
@@ -251,6 +254,33 @@ TEST(CpuParallel, ShortAOrderForFewRowsOrWhereBOutgrowsTheCache) {
   EXPECT_EQ(cpu::parallel_loop_order(tall_large_b), cpu::LoopOrder::shared_b);
   // Threads split it by column chunks: 4096 columns are plenty for any count asked.
   EXPECT_EQ(cpu::parallel_threads_for(layer, 3), 3);
+}
+
+// AVX-512's row broadcasts of a wide B take blocks of 8 rows x 48 columns instead of 6 x 64 where
+// those leave no last column block under a vector, or fuller last rows of a short A, and not where
+// they would add such a column block (docs/PERFORMANCE.md, "A short A's last rows").
+TEST(CpuParallel, RowBroadcastBlocksLeaveFullLastBlocks) {
+  const auto& spec = cpu::active_microkernel();
+  if (!spec.broadcasts_wide_b) GTEST_SKIP() << spec.name << ": its row broadcasts take only a narrow B";
+  auto block = [](int m, int n, int k) {
+    const cpu::BroadcastBlock b = cpu::parallel_broadcast_block({m, n, k, nullptr, nullptr, nullptr});
+    return std::pair{b.rows, b.columns};
+  };
+  const std::pair widest{6, 64}, narrower{8, 48};
+  EXPECT_EQ(block(256, 256, 256), widest);
+  EXPECT_EQ(block(100, 100, 100), widest);   // 64 + 36 columns; 48 would leave 4
+  EXPECT_EQ(block(32, 100, 100), widest);    // fuller last rows, but a 4-column block
+  EXPECT_EQ(block(12, 200, 200), widest);    // two whole 6-row blocks
+  EXPECT_EQ(block(8, 200, 200), narrower);   // 6 + 2 rows against 8; both leave 8 columns
+  EXPECT_EQ(block(20, 256, 256), narrower);  // 6 + 6 + 6 + 2 rows against 8 + 8 + 4
+  EXPECT_EQ(block(100, 72, 100), narrower);  // 64 + 8 columns against 48 + 24, any rows
+  EXPECT_EQ(block(512, 520, 512), narrower);
+  EXPECT_EQ(block(200, 200, 200), widest);   // many rows: the remainder costs little
+  for (const auto& [m, n, k] : {std::tuple{8, 200, 200}, std::tuple{100, 72, 100}}) {
+    const JobResult r = run_parallel_job({m, n, k});
+    ASSERT_FALSE(r.skipped.has_value()) << *r.skipped;
+    EXPECT_TRUE(r.verified) << m << "x" << n << "x" << k << ": " << r.max_rel_error;
+  }
 }
 
 // With AVX-512, one block of rows takes row broadcasts whatever B's size: each element of B is read

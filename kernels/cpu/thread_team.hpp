@@ -51,7 +51,7 @@ class TeamMember {
  public:
   template <class F>
     requires(!std::is_same_v<std::remove_cvref_t<F>, TeamMember>)
-  TeamMember(F&& body)  // NOLINT(google-explicit-constructor): the call sites pass lambdas
+  TeamMember(F&& body)  // implicit: the call sites pass lambdas
       : body_(const_cast<void*>(static_cast<const void*>(std::addressof(body)))),
         call_([](void* b, int id) { (*static_cast<std::remove_reference_t<F>*>(b))(id); }) {}
   void operator()(int id) const { call_(body_, id); }

@@ -38,6 +38,13 @@ void microkernel_avx512(int kc, const float* a, const float* b, float* c, long l
 
 enum class MicroKernelId { avx512, avx2, portable };
 
+// Where a kernel's row broadcasts also take a wide B, by column blocks: AVX-512's blocks of 6
+// rows x 4 vectors for any A where B stays in cache (docs/PERFORMANCE.md, "Row broadcasts for
+// any A"); AVX2's 3 x 3 lose to its micro-kernel there (1024^3: 36 GFLOP/s against 105) but win
+// where packing costs more than it saves: products up to 64^3 and A of a few rows against a B
+// that fits in L2 ("AVX2's row broadcasts for small products").
+enum class WideBroadcasts { never, small_products, in_cache };
+
 struct MicroKernelSpec {
   MicroKernelId id;
   const char* name;  // for `detail`: "AVX-512 14x32 micro-kernel", ...
@@ -55,10 +62,9 @@ struct MicroKernelSpec {
   int cell_sum_cost;
   int broadcast_rows;  // rows of the widest row-broadcast block: narrow_b_detail::block_rows()
   int narrower_broadcast_rows;  // rows of a row-broadcast block one vector narrower
-  // Row broadcasts over column blocks of B beat this micro-kernel for any A where B stays in
-  // cache: measured for AVX-512's blocks of 6 rows x 4 vectors; AVX2's 3 x 3 lose to its own
-  // (docs/PERFORMANCE.md, "Row broadcasts for any A").
-  bool broadcasts_wide_b;
+  // Where row broadcasts over column blocks of B beat this micro-kernel (parallel.cpp,
+  // wide_broadcasts_pay).
+  WideBroadcasts wide_broadcasts;
 };
 
 const MicroKernelSpec& microkernel_spec(MicroKernelId id);

@@ -21,14 +21,14 @@ constexpr int narrower_rows(int registers) {
 
 // Each: the micro-kernel, then the same instruction set's narrow-B kernels, its vector width, the
 // widest row broadcasts (from its register count), the cost of a cell's final sum in row dots,
-// the widest broadcasts' rows and those of one vector fewer, and whether they take wide B too.
+// the widest broadcasts' rows and those of one vector fewer, and where they take a wide B too.
 const MicroKernelSpec kSpecs[] = {
     {MicroKernelId::avx512, "AVX-512 14x32 micro-kernel", "AVX-512", "avx512", kMR512, kNR512, microkernel_avx512,
-     row_dots_avx512, row_broadcasts_avx512, 16, 16 * widest_vectors(32), 12, widest_rows(32), narrower_rows(32), true},
+     row_dots_avx512, row_broadcasts_avx512, 16, 16 * widest_vectors(32), 12, widest_rows(32), narrower_rows(32), WideBroadcasts::in_cache},
     {MicroKernelId::avx2, "AVX2+FMA 6x16 micro-kernel", "AVX2+FMA", "avx2", kMR, kNR, microkernel_avx2,
-     row_dots_avx2, row_broadcasts_avx2, 8, 8 * widest_vectors(16), 4, widest_rows(16), narrower_rows(16), false},
+     row_dots_avx2, row_broadcasts_avx2, 8, 8 * widest_vectors(16), 4, widest_rows(16), narrower_rows(16), WideBroadcasts::small_products},
     {MicroKernelId::portable, "portable 6x16 micro-kernel", "portable", "portable", kMR, kNR, microkernel_portable,
-     row_dots_portable, row_broadcasts_portable, 8, 8 * widest_vectors(8), 4, widest_rows(8), narrower_rows(8), false},
+     row_dots_portable, row_broadcasts_portable, 8, 8 * widest_vectors(8), 4, widest_rows(8), narrower_rows(8), WideBroadcasts::never},
 };
 
 const char* kForceVariable = "WARPSCOPE_CPU_MICROKERNEL";

@@ -52,18 +52,33 @@ long l3_bytes() { return this_cpu_caches().l3 > 0 ? this_cpu_caches().l3 : 16L *
 long l2_bytes() { return std::max(this_cpu_caches().l2, 256L * 1024); }  // at least a small core's
 std::size_t b_bytes(const Gemm& g) { return static_cast<std::size_t>(g.k) * g.n * sizeof(float); }
 
-// Row broadcasts over column blocks of a wide B, with a kernel whose broadcast blocks pay for it
-// (MicroKernelSpec::broadcasts_wide_b): A and B read where they lie, each block of rows against a
+// Row broadcasts over column blocks of a wide B, where the kernel's broadcast blocks pay for it
+// (MicroKernelSpec::wide_broadcasts): A and B read where they lie, each block of rows against a
 // depth slice of a column block of B that stays in L2 (row_slice_depth), nothing packed and no
-// barrier. On a Zen 4 with AVX-512 they beat the packed micro-kernel wherever B fits in a quarter
-// of L3: 1.04-1.21 times at 128^3-1024^3, up to 4 times with few rows, 0.95-0.96 at the worst
-// (tall and deep A on one thread). Beyond a quarter of L3, B's rows come from memory at a stride
-// the prefetchers follow badly (200 x 2048 x 2048: 0.68, 4096^3: 0.62-0.73), except where A is one
-// block of rows, so that every order reads each element of B once (1-6 x 2048 x 2048: 1.0-1.24).
-// docs/PERFORMANCE.md, "Row broadcasts for any A".
+// barrier.
+//   in_cache (AVX-512): on a Zen 4 they beat the packed micro-kernel wherever B fits in a quarter
+//     of L3: 1.04-1.21 times at 128^3-1024^3, up to 4 times with few rows, 0.95-0.96 at the worst
+//     (tall and deep A on one thread). Beyond a quarter of L3, B's rows come from memory at a
+//     stride the prefetchers follow badly (200 x 2048 x 2048: 0.68, 4096^3: 0.62-0.73), except
+//     where A is one block of rows, so that every order reads each element of B once
+//     (1-6 x 2048 x 2048: 1.0-1.24). docs/PERFORMANCE.md, "Row broadcasts for any A".
+//   small_products (AVX2, measured forced on the Zen 4): 1.04-1.16 times up to 64^3 (0.83 at 80^3
+//     on one thread), and 1.5-2.3 times with at most 8 rows of A against a B within L2 (8 x 200 x
+//     200, 1-8 x 512 x 512); 0.95 with 12 rows, 0.72-0.91 with B of 4 MiB.
+//     docs/PERFORMANCE.md, "AVX2's row broadcasts for small products".
+constexpr double kSmallProductWork = 64.0 * 64 * 64;
+constexpr int kFewRowsForSmallBroadcasts = 8;
+
 bool wide_broadcasts_pay(const Plan& plan, const Gemm& g) {
-  return plan.kernel->broadcasts_wide_b &&
-         (g.m <= plan.kernel->broadcast_rows || b_bytes(g) <= static_cast<std::size_t>(l3_bytes() / 4));
+  switch (plan.kernel->wide_broadcasts) {
+    case WideBroadcasts::never: return false;
+    case WideBroadcasts::small_products:
+      return static_cast<double>(g.m) * g.n * g.k <= kSmallProductWork ||
+             (g.m <= kFewRowsForSmallBroadcasts && b_bytes(g) <= static_cast<std::size_t>(l2_bytes()));
+    case WideBroadcasts::in_cache:
+      return g.m <= plan.kernel->broadcast_rows || b_bytes(g) <= static_cast<std::size_t>(l3_bytes() / 4);
+  }
+  return false;
 }
 
 // This CPU's blocking for each micro-kernel, derived once: a product of a few microseconds

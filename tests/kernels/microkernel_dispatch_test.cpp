@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -236,14 +237,15 @@ TEST(CpuParallel, EveryMicroKernelForcedAtAwkwardShapes) {
 // (docs/PERFORMANCE.md: "Few rows of A on two threads", "Row broadcasts for any A").
 TEST(CpuParallel, ShortAOrderForFewRowsOrWhereBOutgrowsTheCache) {
   const auto& spec = cpu::active_microkernel();
-  const cpu::LoopOrder in_cache = spec.broadcasts_wide_b ? cpu::LoopOrder::row_broadcasts : cpu::LoopOrder::shared_b;
+  const bool wide_in_cache = spec.wide_broadcasts == cpu::WideBroadcasts::in_cache;
+  const cpu::LoopOrder in_cache = wide_in_cache ? cpu::LoopOrder::row_broadcasts : cpu::LoopOrder::shared_b;
   const cpu::Gemm layer{128, 4096, 9216, nullptr, nullptr, nullptr};  // B 151 MB: beyond any L3 here
   EXPECT_EQ(cpu::parallel_loop_order(layer), cpu::LoopOrder::short_a);
   const cpu::Gemm square{500, 500, 500, nullptr, nullptr, nullptr};  // B 1 MB, in any L3
   EXPECT_EQ(cpu::parallel_loop_order(square), in_cache);
   const cpu::Gemm few_rows_small_b{64, 256, 256, nullptr, nullptr, nullptr};  // B 256 KiB
   EXPECT_EQ(cpu::parallel_loop_order(few_rows_small_b),
-            spec.broadcasts_wide_b ? cpu::LoopOrder::row_broadcasts : cpu::LoopOrder::short_a);
+            wide_in_cache ? cpu::LoopOrder::row_broadcasts : cpu::LoopOrder::short_a);
   const cpu::Gemm more_rows_small_b{65, 256, 256, nullptr, nullptr, nullptr};
   EXPECT_EQ(cpu::parallel_loop_order(more_rows_small_b), in_cache);
   const cpu::Gemm few_rows_narrow_b{64, 255, 256, nullptr, nullptr, nullptr};
@@ -261,7 +263,8 @@ TEST(CpuParallel, ShortAOrderForFewRowsOrWhereBOutgrowsTheCache) {
 // they would add such a column block (docs/PERFORMANCE.md, "A short A's last rows").
 TEST(CpuParallel, RowBroadcastBlocksLeaveFullLastBlocks) {
   const auto& spec = cpu::active_microkernel();
-  if (!spec.broadcasts_wide_b) GTEST_SKIP() << spec.name << ": its row broadcasts take only a narrow B";
+  if (spec.wide_broadcasts != cpu::WideBroadcasts::in_cache)
+    GTEST_SKIP() << spec.name << ": its row broadcasts take a wide B only in small products";
   auto block = [](int m, int n, int k) {
     const cpu::BroadcastBlock b = cpu::parallel_broadcast_block({m, n, k, nullptr, nullptr, nullptr});
     return std::pair{b.rows, b.columns};
@@ -283,11 +286,39 @@ TEST(CpuParallel, RowBroadcastBlocksLeaveFullLastBlocks) {
   }
 }
 
+// AVX2's row broadcasts take a wide B only where packing costs more than it saves: products up to
+// 64^3, and A of at most 8 rows against a B within L2 (docs/PERFORMANCE.md, "AVX2's row broadcasts
+// for small products"). The choice is read through WARPSCOPE_CPU_MICROKERNEL, as a user would force
+// it on a CPU with AVX-512.
+TEST(CpuParallel, Avx2RowBroadcastsTakeAWideBInSmallProducts) {
+  if (!cpu::cpu_can_run(MicroKernelId::avx2, cpu::this_cpu_features())) GTEST_SKIP() << "no AVX2+FMA here";
+  setenv("WARPSCOPE_CPU_MICROKERNEL", "avx2", 1);
+  auto order = [](int m, int n, int k) { return cpu::parallel_loop_order({m, n, k, nullptr, nullptr, nullptr}); };
+  const long l2 = std::max(cpu::this_cpu_caches().l2, 256L * 1024);
+  const int fits_l2 = static_cast<int>(std::sqrt(static_cast<double>(l2) / sizeof(float)));  // B fits_l2 x fits_l2
+  EXPECT_EQ(order(32, 32, 32), cpu::LoopOrder::row_broadcasts);
+  EXPECT_EQ(order(64, 64, 64), cpu::LoopOrder::row_broadcasts);
+  EXPECT_NE(order(80, 80, 80), cpu::LoopOrder::row_broadcasts);
+  EXPECT_EQ(order(8, 200, 200), cpu::LoopOrder::row_broadcasts);
+  EXPECT_EQ(order(8, fits_l2, fits_l2), cpu::LoopOrder::row_broadcasts);
+  EXPECT_NE(order(9, fits_l2, fits_l2), cpu::LoopOrder::row_broadcasts);
+  EXPECT_NE(order(8, 2 * fits_l2, 2 * fits_l2), cpu::LoopOrder::row_broadcasts);
+  EXPECT_NE(order(1024, 1024, 1024), cpu::LoopOrder::row_broadcasts);
+  for (const Shape s : {Shape{8, 200, 200}, Shape{4, 300, 70}, Shape{33, 45, 57}}) {
+    const JobResult r = run_parallel_job(s);
+    ASSERT_FALSE(r.skipped.has_value()) << *r.skipped;
+    EXPECT_TRUE(r.verified) << s.m << "x" << s.n << "x" << s.k << ": " << r.max_rel_error;
+    EXPECT_EQ(r.detail.rfind("AVX2+FMA row broadcasts: ", 0), 0u) << r.detail;
+  }
+  unsetenv("WARPSCOPE_CPU_MICROKERNEL");
+}
+
 // With AVX-512, one block of rows takes row broadcasts whatever B's size: each element of B is read
 // once in any order, and no packing is the cheapest way to read it.
 TEST(CpuParallel, RowBroadcastsTakeAWideBWhereTheKernelPays) {
   const auto& spec = cpu::active_microkernel();
-  if (!spec.broadcasts_wide_b) GTEST_SKIP() << spec.name << ": its row broadcasts take only a narrow B";
+  if (spec.wide_broadcasts != cpu::WideBroadcasts::in_cache)
+    GTEST_SKIP() << spec.name << ": its row broadcasts take a wide B only in small products";
   EXPECT_EQ(spec.broadcast_rows, 6);
   const cpu::Gemm vector_times_large_b{1, 16384, 16384, nullptr, nullptr, nullptr};  // B 1 GiB
   EXPECT_EQ(cpu::parallel_loop_order(vector_times_large_b), cpu::LoopOrder::row_broadcasts);
@@ -392,7 +423,8 @@ TEST(CpuParallel, RowOrdersForFewColumns) {
   EXPECT_EQ(cpu::parallel_loop_order({4096, w, 4096, nullptr, nullptr, nullptr}), cpu::LoopOrder::row_broadcasts);
   EXPECT_EQ(cpu::parallel_loop_order({64, widest, 64, nullptr, nullptr, nullptr}), cpu::LoopOrder::row_broadcasts);
   EXPECT_EQ(cpu::parallel_loop_order({64, widest + 1, 64, nullptr, nullptr, nullptr}),
-            spec.broadcasts_wide_b ? cpu::LoopOrder::row_broadcasts : cpu::LoopOrder::shared_b);
+            spec.wide_broadcasts != cpu::WideBroadcasts::never ? cpu::LoopOrder::row_broadcasts
+                                                                : cpu::LoopOrder::shared_b);
   EXPECT_EQ(cpu::parallel_threads_for({4096, 1, 4096, nullptr, nullptr, nullptr}, 3), 3);
 
   const auto a = random_matrix(256 * 300, 41), b = random_matrix(300 * 2, 42);

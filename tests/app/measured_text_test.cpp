@@ -176,7 +176,7 @@ TEST(MeasuredText, EveryDetailNoteIsWordedInKorean) {
 }
 
 // The real cpu-parallel job's detail, as this machine's kernel writes it, comes out in Korean:
-// the micro-kernel's where it runs, else (AVX-512) the row broadcasts of a wide B.
+// the micro-kernel's where it runs, else the row broadcasts of a wide B (AVX-512; AVX2 in small products).
 TEST(MeasuredText, TheParallelKernelsRealDetailIsWordedInKorean) {
   kernels::JobRequest request;
   request.kernel = "cpu-parallel";

@@ -404,15 +404,15 @@ int row_unit_columns(const Plan& plan, const Gemm& g) {
 // later slice are added to C's). A whole column block of a deep B did not stay: 4096 x 256 x 8192
 // ran at 0.9 of the packed micro-kernel without slices (docs/PERFORMANCE.md, "Row broadcasts for
 // any A"). Row dots run the whole depth, as their sums across the lanes end each cell.
-int row_slice_depth(const Plan& plan, const Gemm& g) {
+int row_slice_depth(const Gemm& g, int unit_columns) {
   const long l2 = l2_bytes();
-  const long fit = l2 / 4 / (static_cast<long>(row_unit_columns(plan, g)) * static_cast<long>(sizeof(float)));
+  const long fit = l2 / 4 / (static_cast<long>(unit_columns) * static_cast<long>(sizeof(float)));
   return static_cast<int>(std::clamp<long>(fit / 16 * 16, 64, std::max(1, g.k)));
 }
 
-int row_units(const Plan& plan, const Gemm& g, int rows_per_unit) {
-  const int columns = row_unit_columns(plan, g);
-  return (g.m + rows_per_unit - 1) / rows_per_unit * ((g.n + columns - 1) / columns);
+int column_block_count(const Gemm& g, int unit_columns) { return (g.n + unit_columns - 1) / unit_columns; }
+int row_units(const Gemm& g, int rows_per_unit, int unit_columns) {
+  return (g.m + rows_per_unit - 1) / rows_per_unit * column_block_count(g, unit_columns);
 }
 
 // A row order's units, derived once per run (a product of a few microseconds spent a tenth of its
@@ -426,9 +426,9 @@ RowUnits row_units_for(const Plan& plan, const Gemm& g, int threads) {
   RowUnits u{};
   u.rows = row_unit_rows(plan, g, threads);
   u.columns = row_unit_columns(plan, g);
-  u.column_blocks = (g.n + u.columns - 1) / u.columns;
-  u.count = (g.m + u.rows - 1) / u.rows * u.column_blocks;
-  u.slice = plan.order == LoopOrder::row_dots ? g.k : row_slice_depth(plan, g);
+  u.column_blocks = column_block_count(g, u.columns);
+  u.count = row_units(g, u.rows, u.columns);
+  u.slice = plan.order == LoopOrder::row_dots ? g.k : row_slice_depth(g, u.columns);
   return u;
 }
 
@@ -463,7 +463,7 @@ int threads_for(const Plan& plan, const Gemm& g, int threads) {
   // Short A: every micro-panel of B can be a chunk of its own. Else every tile of rows can be a
   // unit of its own (row_block shrinks the blocks down to one tile).
   const int by_units = plan.order == LoopOrder::short_a    ? (g.n + plan.kernel->nr - 1) / plan.kernel->nr
-                       : is_row_order(plan.order)         ? row_units(plan, g, kRowUnitRowsMin)
+                       : is_row_order(plan.order)         ? row_units(g, kRowUnitRowsMin, row_unit_columns(plan, g))
                                                            : row_tiles(plan, g) * std::max(1, std::min(g.n, panel_columns(plan, g)) / (4 * plan.kernel->nr));
   return std::max(1, std::min({threads, by_work, by_units}));
 }

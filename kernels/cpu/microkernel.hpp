@@ -74,13 +74,16 @@ bool cpu_can_run(MicroKernelId id, const CpuFeatures& f);
 std::optional<MicroKernelId> microkernel_by_key(std::string_view key);
 
 // What cpu-parallel uses on this CPU: choose_microkernel(), unless WARPSCOPE_CPU_MICROKERNEL names
-// one (to compare kernels on one machine, or to test each).
+// one (to compare kernels on one machine, or to test each). The variable is read when first
+// asked, and again only after reread_microkernel_variable().
 const MicroKernelSpec& active_microkernel();
+// For a test that has just set or unset the variable: read it again. Not while a run is going.
+void reread_microkernel_variable();
 // Why cpu-parallel refuses to run: the variable names an unknown kernel or one this CPU cannot
 // run (then active_microkernel() falls back to the chosen one, for sizes and labels only).
 std::optional<std::string> microkernel_refusal();
 // What a run uses: active_microkernel(), or std::runtime_error with microkernel_refusal()'s
-// reason; the variable read once.
+// reason.
 const MicroKernelSpec& runnable_microkernel();
 
 }  // namespace ws::kernels::cpu

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "cpu/microkernel.hpp"
 
@@ -64,13 +65,13 @@ std::optional<MicroKernelId> microkernel_by_key(std::string_view key) {
 
 namespace {
 
-// What the variable asks for, read once per call: the spec it names, or why it cannot be had.
+// What the variable asks for: the spec it names, or why it cannot be had.
 struct Forced {
   const MicroKernelSpec* spec = nullptr;  // null: none asked for, or refused
   std::optional<std::string> refusal;
 };
 
-Forced forced_microkernel() {
+Forced read_forced_microkernel() {
   const char* forced = std::getenv(kForceVariable);
   if (forced == nullptr || *forced == '\0') return {};
   const auto id = microkernel_by_key(forced);
@@ -82,21 +83,38 @@ Forced forced_microkernel() {
   return {&microkernel_spec(*id), std::nullopt};
 }
 
-const MicroKernelSpec& chosen_microkernel() { return microkernel_spec(choose_microkernel(this_cpu_features())); }
+// What every run uses, settled when first asked. A user sets the variable before the program
+// starts; reading it on every run cost a fifth of a 16^3 product (getenv walks the whole
+// environment: docs/PERFORMANCE.md, "The kernel choice read once").
+struct Choice {
+  Forced forced;
+  const MicroKernelSpec* active;  // the forced spec, else the one this CPU runs best
+};
+
+Choice make_choice() {
+  Forced forced = read_forced_microkernel();
+  const MicroKernelSpec* active =
+      forced.spec != nullptr ? forced.spec : &microkernel_spec(choose_microkernel(this_cpu_features()));
+  return {std::move(forced), active};
+}
+
+Choice& choice() {
+  static Choice c = make_choice();
+  return c;
+}
 
 }  // namespace
 
-std::optional<std::string> microkernel_refusal() { return forced_microkernel().refusal; }
+void reread_microkernel_variable() { choice() = make_choice(); }
 
-const MicroKernelSpec& active_microkernel() {
-  const MicroKernelSpec* forced = forced_microkernel().spec;
-  return forced != nullptr ? *forced : chosen_microkernel();
-}
+std::optional<std::string> microkernel_refusal() { return choice().forced.refusal; }
+
+const MicroKernelSpec& active_microkernel() { return *choice().active; }
 
 const MicroKernelSpec& runnable_microkernel() {
-  const Forced forced = forced_microkernel();
-  if (forced.refusal) throw std::runtime_error(*forced.refusal);
-  return forced.spec != nullptr ? *forced.spec : chosen_microkernel();
+  const Choice& c = choice();
+  if (c.forced.refusal) throw std::runtime_error(*c.forced.refusal);
+  return *c.active;
 }
 
 }  // namespace ws::kernels::cpu

@@ -27,6 +27,23 @@ namespace {
 using cpu::CpuFeatures;
 using cpu::MicroKernelId;
 
+// WARPSCOPE_CPU_MICROKERNEL set as a user would, for one scope: cpu-parallel reads it when first
+// asked, so the test has it read again after each change, and unset again however the test ends.
+class ForcedMicroKernel {
+ public:
+  explicit ForcedMicroKernel(const char* key) { set(key); }
+  ~ForcedMicroKernel() {
+    unsetenv("WARPSCOPE_CPU_MICROKERNEL");
+    cpu::reread_microkernel_variable();
+  }
+  ForcedMicroKernel(const ForcedMicroKernel&) = delete;
+  ForcedMicroKernel& operator=(const ForcedMicroKernel&) = delete;
+  void set(const char* key) {
+    setenv("WARPSCOPE_CPU_MICROKERNEL", key, 1);
+    cpu::reread_microkernel_variable();
+  }
+};
+
 std::vector<float> random_matrix(std::size_t count, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
@@ -292,7 +309,7 @@ TEST(CpuParallel, RowBroadcastBlocksLeaveFullLastBlocks) {
 // it on a CPU with AVX-512.
 TEST(CpuParallel, Avx2RowBroadcastsTakeAWideBInSmallProducts) {
   if (!cpu::cpu_can_run(MicroKernelId::avx2, cpu::this_cpu_features())) GTEST_SKIP() << "no AVX2+FMA here";
-  setenv("WARPSCOPE_CPU_MICROKERNEL", "avx2", 1);
+  const ForcedMicroKernel forced("avx2");
   auto order = [](int m, int n, int k) { return cpu::parallel_loop_order({m, n, k, nullptr, nullptr, nullptr}); };
   const long l2 = std::max(cpu::this_cpu_caches().l2, 256L * 1024);
   const int fits_l2 = static_cast<int>(std::sqrt(static_cast<double>(l2) / sizeof(float)));  // B fits_l2 x fits_l2
@@ -310,7 +327,6 @@ TEST(CpuParallel, Avx2RowBroadcastsTakeAWideBInSmallProducts) {
     EXPECT_TRUE(r.verified) << s.m << "x" << s.n << "x" << s.k << ": " << r.max_rel_error;
     EXPECT_EQ(r.detail.rfind("AVX2+FMA row broadcasts: ", 0), 0u) << r.detail;
   }
-  unsetenv("WARPSCOPE_CPU_MICROKERNEL");
 }
 
 // With AVX-512, one block of rows takes row broadcasts whatever B's size: each element of B is read
@@ -454,25 +470,27 @@ TEST(CpuParallel, ForcedMicroKernelThroughTheEnvironment) {
   req.threads = 1;
   req.repeats = 1;
 
-  setenv("WARPSCOPE_CPU_MICROKERNEL", "portable", 1);
   JobControl control;
-  JobResult r = run_job(req, control);
-  EXPECT_FALSE(r.skipped) << *r.skipped;
-  EXPECT_TRUE(r.verified);
-  EXPECT_NE(r.detail.find("portable 6x16 micro-kernel"), std::string::npos) << r.detail;
+  JobResult r;
+  {
+    ForcedMicroKernel forced("portable");
+    r = run_job(req, control);
+    EXPECT_FALSE(r.skipped) << *r.skipped;
+    EXPECT_TRUE(r.verified);
+    EXPECT_NE(r.detail.find("portable 6x16 micro-kernel"), std::string::npos) << r.detail;
 
-  setenv("WARPSCOPE_CPU_MICROKERNEL", "sse9", 1);
-  r = run_job(req, control);
-  ASSERT_TRUE(r.skipped);
-  EXPECT_NE(r.skipped->find("names no micro-kernel"), std::string::npos) << *r.skipped;
-
-  if (!cpu::can_run_avx512(cpu::this_cpu_features())) {
-    setenv("WARPSCOPE_CPU_MICROKERNEL", "avx512", 1);
+    forced.set("sse9");
     r = run_job(req, control);
     ASSERT_TRUE(r.skipped);
-    EXPECT_NE(r.skipped->find("cannot run on this CPU"), std::string::npos) << *r.skipped;
+    EXPECT_NE(r.skipped->find("names no micro-kernel"), std::string::npos) << *r.skipped;
+
+    if (!cpu::can_run_avx512(cpu::this_cpu_features())) {
+      forced.set("avx512");
+      r = run_job(req, control);
+      ASSERT_TRUE(r.skipped);
+      EXPECT_NE(r.skipped->find("cannot run on this CPU"), std::string::npos) << *r.skipped;
+    }
   }
-  unsetenv("WARPSCOPE_CPU_MICROKERNEL");
   r = run_job(req, control);
   EXPECT_TRUE(r.verified);
   // The instruction set the dispatch chose, in its micro-kernel's name or before its row order.
@@ -484,7 +502,7 @@ TEST(CpuParallel, ForcedMicroKernelThroughTheEnvironment) {
 // of L3 (2 MiB on a Zen 4) and its depth up to 1024, which a small product would allocate and fault
 // in for nothing. The portable kernel packs at every shape, so the bound is checked on any CPU.
 TEST(CpuParallel, PackingBuffersNoLargerThanTheProductNeeds) {
-  setenv("WARPSCOPE_CPU_MICROKERNEL", "portable", 1);
+  const ForcedMicroKernel forced("portable");
   const cpu::MicroKernelSpec& portable = cpu::microkernel_spec(cpu::MicroKernelId::portable);
   auto round_up = [](long x, long to) { return (x + to - 1) / to * to; };
   for (const auto& [m, n, k] : {std::tuple{64, 64, 64}, {100, 30, 700}, {7, 300, 50}, {200, 100, 100}, {30, 2000, 9}}) {
@@ -496,7 +514,6 @@ TEST(CpuParallel, PackingBuffersNoLargerThanTheProductNeeds) {
           << m << "x" << n << "x" << k << " on " << threads << " threads";
     }
   }
-  unsetenv("WARPSCOPE_CPU_MICROKERNEL");
 }
 
 }  // namespace

@@ -84,7 +84,7 @@ Forced read_forced_microkernel() {
 }
 
 // What every run uses, settled when first asked. A user sets the variable before the program
-// starts; reading it on every run cost a fifth of a 16^3 product (getenv walks the whole
+// starts; reading it on every run cost about a sixth of a 16^3 run (getenv walks the whole
 // environment: docs/PERFORMANCE.md, "The kernel choice read once").
 struct Choice {
   Forced forced;

@@ -46,10 +46,10 @@ std::string real_kernel_for_model(std::string_view real_gpu_kernel, sim::Kernel 
   return m.kernel == model && !m.nearest ? candidate : "";
 }
 
-ModelNote model_note(std::string_view real_gpu_kernel, sim::Kernel animated) {
+ModelNote model_note(std::string_view real_gpu_kernel, sim::Kernel animated, bool real_runs_here) {
   if (real_gpu_kernel.empty()) return ModelNote::none;
   const ModelFor m = model_for_real_kernel(real_gpu_kernel);
-  if (m.kernel != animated) return ModelNote::other;
+  if (m.kernel != animated) return real_runs_here ? ModelNote::other : ModelNote::other_not_here;
   return m.nearest ? ModelNote::nearest : ModelNote::none;
 }
 

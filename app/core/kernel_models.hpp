@@ -25,8 +25,11 @@ std::string real_kernel_for_model(std::string_view real_gpu_kernel, sim::Kernel 
 
 // What the line under the animation must say about the animated model: nothing (it is the real
 // kernel's own algorithm, or no GPU kernel runs), that it is only the nearest model of the real
-// kernel, or that another model than the real kernel's was chosen.
-enum class ModelNote { none, nearest, other };
-ModelNote model_note(std::string_view real_gpu_kernel, sim::Kernel animated);
+// kernel, or that another model than the real kernel's was chosen. Where the real kernel cannot
+// run on this machine (a lesson's CUDA kernel without CUDA), "the real run is cuda-tiled" would
+// claim a run that never happens, and lessons often hide the real-run panel that says why:
+// other_not_here says that it cannot run here instead.
+enum class ModelNote { none, nearest, other, other_not_here };
+ModelNote model_note(std::string_view real_gpu_kernel, sim::Kernel animated, bool real_runs_here = true);
 
 }  // namespace ws::app

@@ -15,6 +15,7 @@
 #include "gui/text_fit.hpp"
 #include "gui/theme.hpp"
 #include "gui/timeline.hpp"
+#include "warpscope/kernels/job.hpp"
 #include "warpscope/kernels/system_info.hpp"
 
 namespace ws::app {
@@ -182,9 +183,13 @@ void SimulationPanel::draw(ImVec2 size, double dt, RealRunControls& real, bool& 
   std::string note = TF("sim.animating", format_shape({shape.m, shape.n, shape.k}));
   if (capped) note += TF("sim.real_run_uses", format_shape(real.shape));
   // Which GPU kernel the chip animates is said only where the chip is drawn.
-  switch (show.gpu ? model_note(real.gpu_kernel, controls.kernel) : ModelNote::none) {
+  const bool real_gpu_runs_here = !real.gpu_kernel.empty() && !kernels::unavailable_reason(real.gpu_kernel);
+  switch (show.gpu ? model_note(real.gpu_kernel, controls.kernel, real_gpu_runs_here) : ModelNote::none) {
     case ModelNote::nearest: note += TF("sim.nearest_model", real.gpu_kernel, sim::to_string(controls.kernel)); break;
     case ModelNote::other: note += TF("sim.other_model", real.gpu_kernel, sim::to_string(controls.kernel)); break;
+    case ModelNote::other_not_here:
+      note += TF("sim.other_model_not_here", real.gpu_kernel, sim::to_string(controls.kernel));
+      break;
     case ModelNote::none: break;
   }
   // The timeline's room: its text lines and its buttons' rows measured for this frame (the lines

@@ -249,6 +249,8 @@ constexpr Entry kTable[] = {
     {"sim.nearest_model", "; {} is not modelled: {}, the nearest model, is animated",
      "; {0}: 모델 없음, 가장 가까운 모델 {1} 표시"},
     {"sim.other_model", "; the real run is {}; the {} model is animated", "; 실제 실행: {0}, 애니메이션: {1} 모델"},
+    {"sim.other_model_not_here", "; {} cannot run here; the {} model is animated",
+     "; {0}: 이 컴퓨터에서 실행 불가, 애니메이션: {1} 모델"},
     {"label.key_hints",
      "Space play/pause   Left/Right step   F11 fullscreen   F12 screenshot   C clean mode   P projector   B black screen",
      "Space 재생/일시정지   왼쪽/오른쪽 단계   F11 전체 화면   F12 스크린샷   C 깔끔한 화면   P 프로젝터   B 검은 화면"},

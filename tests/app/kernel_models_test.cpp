@@ -47,6 +47,11 @@ TEST(KernelModels, TheNoteSaysWhatIsAnimatedAndWhy) {
   EXPECT_EQ(model_note("cublas-bf16", Kernel::tensor), ModelNote::nearest);
   EXPECT_EQ(model_note("gl-tiled", Kernel::tensor), ModelNote::other);
   EXPECT_EQ(model_note("cublas", Kernel::tiled), ModelNote::other);
+  // A kernel that cannot run here is not called "the real run"; one that is the animated model
+  // or has a nearest model needs no such word.
+  EXPECT_EQ(model_note("cuda-tiled", Kernel::tensor, false), ModelNote::other_not_here);
+  EXPECT_EQ(model_note("cuda-tiled", Kernel::tiled, false), ModelNote::none);
+  EXPECT_EQ(model_note("cublas", Kernel::regblock, false), ModelNote::nearest);
 }
 
 }  // namespace
